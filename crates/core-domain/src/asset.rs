@@ -1,0 +1,120 @@
+//! Asset symbols (`domain.md` §1.4, §2).
+
+use crate::error::{DomainError, DomainResult};
+
+const MAX_LEN: usize = 20;
+
+/// A valid asset symbol (`^[A-Z0-9.]{1,20}$`), stored inline so it is `Copy` and cheap to
+/// compare in the engine's hot loops. Ordering is byte order of the symbol.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Asset {
+    len: u8,
+    bytes: [u8; MAX_LEN],
+}
+
+impl Asset {
+    /// Validates a symbol exactly as stored (no case folding).
+    pub fn new(symbol: &str) -> DomainResult<Self> {
+        let bytes = symbol.as_bytes();
+        let valid = !bytes.is_empty()
+            && bytes.len() <= MAX_LEN
+            && bytes
+                .iter()
+                .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'.');
+        if !valid {
+            return Err(DomainError::InvalidAmount {
+                field: "asset".to_owned(),
+                text: symbol.to_owned(),
+            });
+        }
+        let mut inline = [0u8; MAX_LEN];
+        inline[..bytes.len()].copy_from_slice(bytes);
+        Ok(Self {
+            len: u8::try_from(bytes.len()).unwrap_or(0),
+            bytes: inline,
+        })
+    }
+
+    /// Validates user or agent input: trimmed and ASCII-upper-cased first.
+    pub fn from_input(input: &str) -> DomainResult<Self> {
+        Self::new(&input.trim().to_ascii_uppercase())
+    }
+
+    /// The symbol.
+    pub fn as_str(&self) -> &str {
+        // Construction admits only ASCII, so this never fails.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+    }
+
+    /// The asset id: the symbol in ASCII lower case (`btc` for `BTC`).
+    pub fn id(&self) -> String {
+        self.as_str().to_ascii_lowercase()
+    }
+
+    /// Whether the asset is fiat (EUR or an ECB currency, `domain.md` §2).
+    pub fn is_fiat(&self) -> bool {
+        shared_types::is_fiat_code(self.as_str())
+    }
+
+    /// Whether the asset is crypto (every symbol that is not fiat).
+    pub fn is_crypto(&self) -> bool {
+        !self.is_fiat()
+    }
+
+    /// Whether the asset is EUR.
+    pub fn is_eur(&self) -> bool {
+        self.as_str() == "EUR"
+    }
+
+    /// Whether the asset is in the stablecoin list.
+    pub fn is_stablecoin(&self) -> bool {
+        shared_types::is_stablecoin(self.as_str())
+    }
+}
+
+impl Ord for Asset {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().as_bytes().cmp(other.as_str().as_bytes())
+    }
+}
+
+impl PartialOrd for Asset {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::fmt::Debug for Asset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Display for Asset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Asset;
+
+    #[test]
+    fn symbols_are_validated_and_ordered_by_bytes() {
+        assert_eq!(Asset::from_input(" btc ").unwrap().as_str(), "BTC");
+        assert_eq!(Asset::new("BTC").unwrap().id(), "btc");
+        for bad in ["", "btc", "BTC-X", "ABCDEFGHIJKLMNOPQRSTU", "É"] {
+            assert!(Asset::new(bad).is_err(), "{bad}");
+        }
+        let mut assets: Vec<Asset> = ["ETH", "BTC", "BTC.B", "1INCH"]
+            .iter()
+            .map(|s| Asset::new(s).unwrap())
+            .collect();
+        assets.sort();
+        let sorted: Vec<&str> = assets.iter().map(Asset::as_str).collect();
+        assert_eq!(sorted, ["1INCH", "BTC", "BTC.B", "ETH"]);
+        assert!(Asset::new("USD").unwrap().is_fiat());
+        assert!(Asset::new("USDT").unwrap().is_crypto());
+    }
+}

@@ -1,0 +1,158 @@
+//! The ledger model: accounts, spot rows and futures rows (`domain.md` §3 to §5).
+
+use rust_decimal::Decimal;
+use shared_types::{CustodyKind, FuturesKind, SpotTxType};
+
+use crate::asset::Asset;
+use crate::time::Instant;
+
+/// Opaque account identity, assigned by the store. Synthetic `ownwallet-<ASSET>` accounts are
+/// not stored: custody names them by asset (see `crate::custody`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AccountId(pub u32);
+
+/// An account of the forest of `domain.md` §3.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Identity.
+    pub id: AccountId,
+    /// Trimmed name, 1–64 characters, unique case-insensitively.
+    pub name: String,
+    /// Parent in the account forest (sub-accounts of an exchange).
+    pub parent_id: Option<AccountId>,
+    /// Custody kind; meaningful on top-level accounts, inherited by sub-accounts.
+    pub custody_kind: CustodyKind,
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: Option<String>,
+}
+
+/// Prefix reserved for synthetic counterparties (`domain.md` §3).
+pub const OWN_WALLET_PREFIX: &str = "ownwallet-";
+
+/// Whether `name` is reserved for synthetic accounts (case-insensitive `ownwallet-` prefix).
+pub fn is_reserved_account_name(name: &str) -> bool {
+    name.len() >= OWN_WALLET_PREFIX.len()
+        && name.as_bytes()[..OWN_WALLET_PREFIX.len()]
+            .eq_ignore_ascii_case(OWN_WALLET_PREFIX.as_bytes())
+}
+
+/// The root and every descendant of `root`, in the order of the input list (`domain.md` §3).
+pub fn account_subtree(accounts: &[Account], root: AccountId) -> Vec<AccountId> {
+    let mut members = vec![root];
+    // A forest has no cycles (rejected at write time); the bound keeps bad data from looping.
+    for _ in 0..accounts.len() {
+        let before = members.len();
+        for account in accounts {
+            if let Some(parent) = account.parent_id
+                && members.contains(&parent)
+                && !members.contains(&account.id)
+            {
+                members.push(account.id);
+            }
+        }
+        if members.len() == before {
+            break;
+        }
+    }
+    accounts
+        .iter()
+        .map(|a| a.id)
+        .filter(|id| members.contains(id))
+        .collect()
+}
+
+/// The type of a spot row: one of the 16 types, or unknown (`domain.md` §4.3).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TxType {
+    /// A known transaction type.
+    Spot(SpotTxType),
+    /// A row whose type is not a `SpotTxType`, or whose effective form violates §4.2.
+    Unknown {
+        /// The source's label, or the shape violation.
+        source_label: String,
+    },
+}
+
+/// An asset and a strictly positive quantity: one side of a row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssetAmount {
+    /// The asset.
+    pub asset: Asset,
+    /// The quantity (> 0).
+    pub quantity: Decimal,
+}
+
+/// A fee: `quantity` ≥ 0, negative only for a fiat rebate; `0` is a stated zero fee.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fee {
+    /// The fee asset.
+    pub asset: Asset,
+    /// The fee quantity.
+    pub quantity: Decimal,
+}
+
+/// A fiat amount stated by the source: `currency` may be a non-fiat code (raises
+/// `CURRENCY_MISMATCH` when read, `domain.md` §7.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StatedAmount {
+    /// The amount (≥ 0).
+    pub amount: Decimal,
+    /// The currency code as written.
+    pub currency: Asset,
+}
+
+/// An imported spot row (`domain.md` §4.1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpotRow {
+    /// Stable identity from the importer.
+    pub row_key: String,
+    /// Ledger sequence.
+    pub seq: u64,
+    /// The account the row is booked on.
+    pub account_id: AccountId,
+    /// The transaction type.
+    pub tx_type: TxType,
+    /// When it happened (UTC).
+    pub instant: Instant,
+    /// What the account received (`in`).
+    pub inflow: Option<AssetAmount>,
+    /// What the account gave (`out`), excluding the fee.
+    pub outflow: Option<AssetAmount>,
+    /// The fee, absent when none is recorded.
+    pub fee: Option<Fee>,
+    /// The source's fiat value of the operation.
+    pub stated_value: Option<StatedAmount>,
+    /// The source's unit price of the principal asset.
+    pub stated_price: Option<StatedAmount>,
+    /// The source's fiat value of a crypto fee.
+    pub stated_fee_value: Option<StatedAmount>,
+    /// The source's link between the two legs of one movement.
+    pub transfer_group_id: Option<String>,
+}
+
+/// An imported futures row (`domain.md` §5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FuturesRow {
+    /// Stable identity from the importer.
+    pub row_key: String,
+    /// Ledger sequence.
+    pub seq: u64,
+    /// The account the row is booked on.
+    pub account_id: AccountId,
+    /// Trade, funding, settlement or liquidation.
+    pub kind: FuturesKind,
+    /// The venue's contract symbol.
+    pub contract: String,
+    /// When it happened (UTC).
+    pub instant: Instant,
+    /// The asset results settle in.
+    pub settlement_asset: Asset,
+    /// Realized profit or loss (signed; missing = 0).
+    pub realized_pnl: Decimal,
+    /// Funding (signed; missing = 0).
+    pub funding: Decimal,
+    /// The fee asset.
+    pub fee_asset: Option<Asset>,
+    /// The fee (signed; negative = rebate).
+    pub fee: Decimal,
+}

@@ -1,0 +1,15 @@
+//! Closed vocabularies and wire contracts shared by every cartera crate.
+//!
+//! This crate holds the vocabularies that `domain.md` closes (transaction types, quality flags
+//! and their severities, the fiat and stablecoin lists, custody kinds) and, as later layers
+//! arrive, the DTOs that cross the serialization boundary. It does no arithmetic: amounts that
+//! travel through it are decimal strings, validated by [`decimal::is_decimal_string`].
+#![warn(missing_docs)]
+
+pub mod decimal;
+pub mod vocab;
+
+pub use vocab::{
+    CustodyKind, FIAT_CODES, FuturesKind, QualityEffect, QualityFlag, STABLECOINS, Severity,
+    SpotTxType, is_fiat_code, is_stablecoin,
+};

@@ -1,0 +1,3 @@
+//! Repository maintenance for cartera; its tidy tests live in `tests/`.
+
+fn main() {}
