@@ -1,0 +1,467 @@
+//! Types shared by the FIFO engine, custody, quality, IRPF and analytics.
+
+use rust_decimal::Decimal;
+use shared_types::{FuturesKind, QualityFlag, SpotTxType};
+
+use crate::asset::Asset;
+use crate::ledger::{AccountId, FuturesRow, SpotRow, StatedAmount};
+use crate::time::{Date, Instant};
+
+/// A spot row with every override applied (`domain.md` §6.1, §8.1 step 1).
+///
+/// `row.tx_type` is `TxType::Unknown` when the effective form violates §4.2 (the reason is in
+/// `source_label`). Excluded rows are not represented: they never reach the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EffectiveRow {
+    /// The effective row (edited type, instant, quantities, fee; cleared statements removed).
+    pub row: SpotRow,
+    /// `edited_value = SET(...)`: authoritative fiat value of the operation (MANUAL).
+    pub edited_value: Option<StatedAmount>,
+    /// `edited_price = SET(...)`: authoritative unit price of the principal asset (MANUAL).
+    pub edited_price: Option<StatedAmount>,
+    /// `edited_fee_value = SET(...)`: authoritative fiat value of a crypto fee (MANUAL).
+    pub edited_fee_value: Option<StatedAmount>,
+}
+
+/// A small ordered set of quality flags (canonical order), stored as a bit set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct FlagSet(u16);
+
+impl FlagSet {
+    /// The empty set.
+    pub const EMPTY: FlagSet = FlagSet(0);
+
+    /// A set with one flag.
+    pub const fn of(flag: QualityFlag) -> Self {
+        Self(1 << flag.index())
+    }
+
+    /// Adds a flag.
+    pub fn insert(&mut self, flag: QualityFlag) {
+        self.0 |= 1 << flag.index();
+    }
+
+    /// The union of two sets.
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// Whether the set holds `flag`.
+    pub const fn contains(self, flag: QualityFlag) -> bool {
+        self.0 & (1 << flag.index()) != 0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Whether any flag of the set is blocking (`domain.md` §8.3 step 5).
+    pub fn is_blocking(self) -> bool {
+        self.iter().any(QualityFlag::is_blocking)
+    }
+
+    /// The flags in canonical order.
+    pub fn iter(self) -> impl Iterator<Item = QualityFlag> {
+        QualityFlag::ALL
+            .iter()
+            .copied()
+            .filter(move |flag| self.contains(*flag))
+    }
+}
+
+/// Where a value came from (`domain.md` §7.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Provenance {
+    /// A fiat amount in the import itself, or the fixed zero of a FORK.
+    Stated,
+    /// A user edit.
+    Manual,
+    /// The price store, quoted in EUR.
+    Market,
+    /// The price store, quoted in another fiat currency and converted with an ECB rate.
+    MarketConverted,
+}
+
+impl Provenance {
+    /// Wire spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Stated => "STATED",
+            Self::Manual => "MANUAL",
+            Self::Market => "MARKET",
+            Self::MarketConverted => "MARKET_CONVERTED",
+        }
+    }
+}
+
+/// The ECB conversion applied to a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FxDetail {
+    /// Units of the currency per 1 EUR.
+    pub rate: Decimal,
+    /// The date the rate was published for.
+    pub rate_date: Date,
+}
+
+/// The price row a market value used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PriceDetail {
+    /// The close.
+    pub price: Decimal,
+    /// Its fiat currency.
+    pub currency: Asset,
+    /// The price row's date.
+    pub date: Date,
+}
+
+/// A value determined by `domain.md` §7.3: EUR cents with provenance, or unknown with the
+/// blocking flag that explains why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Valued {
+    /// A known EUR cent amount.
+    Known {
+        /// EUR, rounded half-up to cents once.
+        amount: Decimal,
+        /// Where it came from.
+        provenance: Provenance,
+        /// The ECB conversion, when one was applied.
+        fx: Option<FxDetail>,
+        /// The price row, for market values.
+        price: Option<PriceDetail>,
+    },
+    /// No value: `MISSING_PRICE` or `MISSING_FX_RATE`.
+    Unknown {
+        /// The blocking flag.
+        flag: QualityFlag,
+    },
+}
+
+impl Valued {
+    /// The EUR amount, if known.
+    pub fn amount(&self) -> Option<Decimal> {
+        match self {
+            Self::Known { amount, .. } => Some(*amount),
+            Self::Unknown { .. } => None,
+        }
+    }
+}
+
+/// A lot's public identity `L:<row_key>:<k>`: the acquiring row (index into the engine's rows)
+/// and `k` (0 for the row's own lot, 1, 2, … for lots a migration carries).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct LotId {
+    /// Index of the acquiring (or migrating) row in [`EngineInput::rows`].
+    pub row: u32,
+    /// 0 for the row's own lot; 1.. for carried lots in consumption order.
+    pub k: u32,
+}
+
+/// FIFO queue position `(acquired_at, origin seq, k, lot_id)` (`domain.md` §8.2); carried lots
+/// inherit the first three from the lot they replace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct QueueKey {
+    /// Acquisition instant.
+    pub acquired_at: Instant,
+    /// The origin row's `seq`.
+    pub seq: u64,
+    /// The origin lot's `k`.
+    pub k: u32,
+    /// Final tie-break.
+    pub lot_id: LotId,
+}
+
+/// Lot status by exact comparison of remaining and original quantity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LotStatus {
+    /// Remaining = original.
+    Open,
+    /// 0 < remaining < original.
+    Partial,
+    /// Remaining = 0.
+    Closed,
+}
+
+/// A FIFO lot (`domain.md` §8.2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lot {
+    /// Identity.
+    pub lot_id: LotId,
+    /// The asset.
+    pub asset: Asset,
+    /// The account that acquired it (never changed by transfers; the migration's for carried lots).
+    pub account_id: AccountId,
+    /// The type of the acquiring row (MIGRATION_SWAP for carried lots).
+    pub origin_type: SpotTxType,
+    /// For a carried lot, the lot it replaces.
+    pub carried_from: Option<LotId>,
+    /// Acquisition instant (inherited by carried lots).
+    pub acquired_at: Instant,
+    /// Fiscal date of the acquisition (inherited by carried lots).
+    pub acquired_on: Date,
+    /// Queue position.
+    pub queue_key: QueueKey,
+    /// Quantity acquired.
+    pub original_quantity: Decimal,
+    /// Quantity not yet consumed.
+    pub remaining_quantity: Decimal,
+    /// EUR cents including acquisition fees; `None` when unknown. A `NEGATIVE_COST_BASIS` lot
+    /// keeps its computed (negative) value here for the audit trail, and every figure treats
+    /// its cost as unknown (see [`Lot::known_cost`]).
+    pub acquisition_value: Option<Decimal>,
+    /// EUR cents still unconsumed (`None` when the acquisition value is unknown).
+    pub remaining_cost: Option<Decimal>,
+    /// Provenance of the principal value (inherited by carried lots).
+    pub provenance: Option<Provenance>,
+    /// The ECB conversion of the principal value.
+    pub fx: Option<FxDetail>,
+    /// The price row of a market principal value.
+    pub price: Option<PriceDetail>,
+    /// Quality flags (ordered set).
+    pub flags: FlagSet,
+}
+
+impl Lot {
+    /// Status by exact comparison.
+    pub fn status(&self) -> LotStatus {
+        if self.remaining_quantity.is_zero() {
+            LotStatus::Closed
+        } else if self.remaining_quantity == self.original_quantity {
+            LotStatus::Open
+        } else {
+            LotStatus::Partial
+        }
+    }
+
+    /// The acquisition value when usable by figures (known and not blocked).
+    pub fn known_cost(&self) -> Option<Decimal> {
+        if self.flags.is_blocking() {
+            None
+        } else {
+            self.acquisition_value
+        }
+    }
+
+    /// The remaining cost when usable by figures (known and not blocked).
+    pub fn known_remaining_cost(&self) -> Option<Decimal> {
+        if self.flags.is_blocking() {
+            None
+        } else {
+            self.remaining_cost
+        }
+    }
+}
+
+/// The leg of a disposal: principal, fee or migration out-leg.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum DisposalLeg {
+    /// Principal disposal (`P`).
+    Principal,
+    /// Fee disposal (`F`).
+    Fee,
+    /// Migration out-leg (`M`).
+    Migration,
+}
+
+impl DisposalLeg {
+    /// `P`, `F` or `M`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Principal => "P",
+            Self::Fee => "F",
+            Self::Migration => "M",
+        }
+    }
+}
+
+/// Modelo 100 clave (box 1803) of a transmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Clave {
+    /// Legal tender (SELL).
+    F,
+    /// Another virtual currency (SWAP).
+    N,
+    /// Another, non-currency virtual asset (SWAP into a listed asset).
+    O,
+    /// Goods or services (SPEND, FEE row, fee disposals).
+    B,
+}
+
+impl Clave {
+    /// The letter.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::F => "F",
+            Self::N => "N",
+            Self::O => "O",
+            Self::B => "B",
+        }
+    }
+}
+
+/// Which swap leg set the transmission value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SwapWinner {
+    /// The given leg (also on equality).
+    Given,
+    /// The received leg.
+    Received,
+}
+
+/// The two independently valued legs of a swap (`domain.md` §8.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapDetail {
+    /// Value of what was given.
+    pub given: Valued,
+    /// Value of what was received.
+    pub received: Valued,
+    /// The winning leg, when at least one is known.
+    pub winner: Option<SwapWinner>,
+}
+
+/// One disposal leg (`domain.md` §8.9 "Operations").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    /// Index of the row in [`EngineInput::rows`].
+    pub row: u32,
+    /// P, F or M.
+    pub leg: DisposalLeg,
+    /// The row type; FEE for a fee leg.
+    pub tx_type: SpotTxType,
+    /// The disposed asset.
+    pub asset: Asset,
+    /// The disposed quantity.
+    pub quantity: Decimal,
+    /// When.
+    pub disposed_at: Instant,
+    /// Fiscal date.
+    pub fiscal_date: Date,
+    /// The account the disposal is booked on.
+    pub account_id: AccountId,
+    /// Gross transmission value (EUR cents) or unknown; `None` for migration legs.
+    pub gross_value: Option<Decimal>,
+    /// Fee expense (EUR cents) or unknown; zero for fee and migration legs.
+    pub fee_expense: Option<Decimal>,
+    /// Clave; `None` for migration legs.
+    pub clave: Option<Clave>,
+    /// Flags of the disposal leg itself (not those inherited from lots).
+    pub flags: FlagSet,
+    /// The valuation of the gross value (for a swap, the winning leg's).
+    pub valuation: Option<Valued>,
+    /// Swap detail, for the principal leg of a SWAP.
+    pub swap: Option<SwapDetail>,
+    /// Range of this operation's slices in [`EngineOutput::slices`].
+    pub slices: std::ops::Range<u32>,
+}
+
+/// A lot event (`domain.md` §8.9 "Slices").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slice {
+    /// Index of the operation in [`EngineOutput::operations`].
+    pub operation: u32,
+    /// 0-based index within the leg (`n` of `E:<row_key>:<leg>:<n>`), uncovered slice last.
+    pub n: u32,
+    /// The consumed lot; `None` for the uncovered slice.
+    pub lot_id: Option<LotId>,
+    /// The asset.
+    pub asset: Asset,
+    /// Quantity disposed in this slice.
+    pub quantity: Decimal,
+    /// Gross value allocated (EUR cents) or unknown; `None` for migration legs.
+    pub gross_value: Option<Decimal>,
+    /// Fee expense allocated (EUR cents) or unknown.
+    pub fee_expense: Option<Decimal>,
+    /// Consumed cost (EUR cents) or unknown.
+    pub acquisition_value: Option<Decimal>,
+    /// `gross − fee − acquisition`, when every side is known and the slice is included.
+    pub result: Option<Decimal>,
+    /// Whether the slice counts in taxable figures (no blocking flag; never for leg M).
+    pub included: bool,
+    /// Union of the leg's flags and the consumed lot's flags.
+    pub flags: FlagSet,
+}
+
+/// Tax bucket of an income receipt (`domain.md` §8.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum IncomeBucket {
+    /// STAKING, REWARD: capital income (savings base).
+    Rcm,
+    /// AIRDROP, PROMOTION: gain not from a transmission (general base).
+    GeneralGp,
+    /// MINING: economic activity (reported only).
+    Activity,
+}
+
+impl IncomeBucket {
+    /// Wire spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Rcm => "RCM",
+            Self::GeneralGp => "GENERAL_GP",
+            Self::Activity => "ACTIVITY",
+        }
+    }
+}
+
+/// An income receipt (`domain.md` §8.6).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncomeReceipt {
+    /// Index of the row in [`EngineInput::rows`].
+    pub row: u32,
+    /// STAKING, REWARD, AIRDROP, PROMOTION or MINING.
+    pub tx_type: SpotTxType,
+    /// Fiscal date of receipt.
+    pub fiscal_date: Date,
+    /// The received asset (crypto or fiat).
+    pub asset: Asset,
+    /// The received quantity.
+    pub quantity: Decimal,
+    /// The value on receipt, or unknown (unresolved).
+    pub value: Valued,
+    /// Flags of the receipt.
+    pub flags: FlagSet,
+    /// The bucket.
+    pub bucket: IncomeBucket,
+}
+
+/// One futures row's result in EUR (`domain.md` §5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DerivativeResult {
+    /// Index of the row in [`EngineInput::futures`].
+    pub row: u32,
+    /// The row's kind.
+    pub kind: FuturesKind,
+    /// Fiscal date.
+    pub fiscal_date: Date,
+    /// `round_half_up(pnl_eur + funding_eur − fee_eur, 2)`, or unknown.
+    pub net: Option<Decimal>,
+    /// `MISSING_FX_RATE` or `MISSING_PRICE` when unknown.
+    pub flags: FlagSet,
+}
+
+/// What the engine reads: effective rows and futures rows (each list in any order; the engine
+/// sorts by ledger order itself).
+#[derive(Clone, Debug, Default)]
+pub struct EngineInput {
+    /// Effective spot rows (excluded rows already dropped).
+    pub rows: Vec<EffectiveRow>,
+    /// Futures rows (excluded rows already dropped).
+    pub futures: Vec<FuturesRow>,
+}
+
+/// What the FIFO engine produces (`domain.md` §8.9).
+#[derive(Clone, Debug, Default)]
+pub struct EngineOutput {
+    /// Row indices in ledger order `(instant, seq)`.
+    pub ledger_order: Vec<u32>,
+    /// Lots, ordered by `(asset, queue_key)`.
+    pub lots: Vec<Lot>,
+    /// Disposal legs, in processing order.
+    pub operations: Vec<Operation>,
+    /// Slices, ordered by `(disposed_at, seq, leg, n)`.
+    pub slices: Vec<Slice>,
+    /// Income receipts, in ledger order.
+    pub income: Vec<IncomeReceipt>,
+    /// Derivative results, in ledger order.
+    pub derivatives: Vec<DerivativeResult>,
+}
