@@ -1,0 +1,309 @@
+//! Dependency direction and direct-dependency bans, read from `cargo metadata`.
+//!
+//! The table below is the crate map of the spec (`spec/README.md`, "Workspace and crate map").
+//! A new crate needs one row here and one section in ARCHITECTURE.md; nothing else.
+
+use crate::workspace::{DepKind, Package, assert_clean, is_member, packages};
+
+/// Every workspace package and the internal crates it may depend on (normal, build and dev
+/// dependencies alike).
+pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
+    ("shared-types", &[]),
+    ("core-domain", &["shared-types"]),
+    ("use-cases", &["core-domain", "shared-types"]),
+    (
+        "ledger-sqlite",
+        &["use-cases", "core-domain", "shared-types"],
+    ),
+    ("importers", &["core-domain", "shared-types"]),
+    ("ai-tools", &["use-cases", "shared-types"]),
+    ("mcp", &["ai-tools", "shared-types"]),
+    (
+        "cli",
+        &[
+            "shared-types",
+            "core-domain",
+            "use-cases",
+            "ledger-sqlite",
+            "importers",
+            "ai-tools",
+            "mcp",
+        ],
+    ),
+    // Repository tooling reads files and `cargo metadata`, never the product's crates.
+    ("xtask", &[]),
+];
+
+/// Extra internal edges allowed for dev-dependencies only. Empty on purpose: test doubles (for
+/// example in-memory port implementations) live in the crate that defines the port and are
+/// exported from it, so a test never needs an edge its crate's production code could not have.
+/// Adding a row here needs an entry in docs/decisions.md.
+const DEV_ONLY_EDGES: &[(&str, &[&str])] = &[];
+
+/// Adapters implement ports; they are never depended on by the layers that define the ports.
+const ADAPTERS: &[&str] = &["ledger-sqlite", "importers"];
+const PORT_LAYERS: &[&str] = &["core-domain", "use-cases"];
+
+/// External crates that only some workspace packages may name directly (any dependency kind),
+/// with the reason printed on failure.
+const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
+    (
+        "anyhow",
+        &["cli"],
+        "libraries return typed thiserror enums; only the binary erases errors",
+    ),
+    (
+        "rust_decimal",
+        &[
+            "core-domain",
+            "use-cases",
+            "ledger-sqlite",
+            "importers",
+            "cli",
+        ],
+        "amounts cross shared-types, ai-tools and mcp as decimal strings, never as Decimal",
+    ),
+    (
+        "serde",
+        &[
+            "shared-types",
+            "use-cases",
+            "ledger-sqlite",
+            "importers",
+            "ai-tools",
+            "mcp",
+            "cli",
+        ],
+        "core-domain derives no serde traits: the serialization boundary is shared-types",
+    ),
+];
+
+fn allowed_edges(package: &str) -> Option<&'static [&'static str]> {
+    CRATE_MAP
+        .iter()
+        .find(|(name, _)| *name == package)
+        .map(|(_, allowed)| *allowed)
+}
+
+fn dev_only_edges(package: &str) -> &'static [&'static str] {
+    DEV_ONLY_EDGES
+        .iter()
+        .find(|(name, _)| *name == package)
+        .map_or(&[], |(_, allowed)| *allowed)
+}
+
+/// The internal edges of `packages` that the crate map does not allow.
+pub(crate) fn forbidden_edges(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for package in packages {
+        let Some(allowed) = allowed_edges(&package.name) else {
+            violations.push(format!(
+                "{}: not in the crate map; add a row to CRATE_MAP in xtask/tests/it/crate_map.rs \
+                 (and to the spec's crate map)",
+                package.name
+            ));
+            continue;
+        };
+        for dependency in &package.dependencies {
+            let internal = packages.iter().any(|other| other.name == dependency.name);
+            if !internal || dependency.name == package.name {
+                continue;
+            }
+            let dev_allowed = dependency.kind == DepKind::Dev
+                && dev_only_edges(&package.name).contains(&dependency.name.as_str());
+            if !allowed.contains(&dependency.name.as_str()) && !dev_allowed {
+                violations.push(format!(
+                    "{} -> {} ({}): not allowed; {} may depend on [{}]",
+                    package.name,
+                    dependency.name,
+                    dependency.kind.label(),
+                    package.name,
+                    allowed.join(", ")
+                ));
+            }
+        }
+    }
+    violations
+}
+
+/// Edges from a port-defining layer to an adapter, whatever the table says.
+pub(crate) fn adapter_edges(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for package in packages
+        .iter()
+        .filter(|package| PORT_LAYERS.contains(&package.name.as_str()))
+    {
+        for dependency in &package.dependencies {
+            if ADAPTERS.contains(&dependency.name.as_str()) {
+                violations.push(format!(
+                    "{} -> {} ({}): adapters implement ports and are never depended on",
+                    package.name,
+                    dependency.name,
+                    dependency.kind.label()
+                ));
+            }
+        }
+    }
+    violations
+}
+
+/// Direct dependencies on allow-listed external crates from packages not on the list.
+pub(crate) fn banned_direct_dependencies(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for package in packages {
+        for dependency in &package.dependencies {
+            for (banned, allowed, why) in DIRECT_DEPENDENCY_ALLOW_LISTS {
+                if dependency.name == *banned && !allowed.contains(&package.name.as_str()) {
+                    violations.push(format!(
+                        "{} -> {banned} ({}): only [{}] may depend on {banned} directly: {why}",
+                        package.name,
+                        dependency.kind.label(),
+                        allowed.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    violations
+}
+
+#[test]
+fn internal_dependencies_follow_the_crate_map() {
+    assert_clean(
+        "internal dependency edges must be listed in the crate map (spec README, CRATE_MAP)",
+        &forbidden_edges(packages()),
+    );
+}
+
+#[test]
+fn port_layers_never_depend_on_adapters() {
+    assert_clean(
+        "core-domain and use-cases must not depend on ledger-sqlite or importers",
+        &adapter_edges(packages()),
+    );
+}
+
+#[test]
+fn restricted_external_crates_are_direct_dependencies_only_where_allowed() {
+    assert_clean(
+        "anyhow, rust_decimal and serde are direct dependencies only of the crates listed",
+        &banned_direct_dependencies(packages()),
+    );
+}
+
+#[test]
+fn the_crate_map_names_only_real_or_announced_crates() {
+    // Every name on the right of the table must have a row of its own, so a typo cannot
+    // silently allow nothing.
+    let mut violations = Vec::new();
+    for (package, allowed) in CRATE_MAP {
+        for name in *allowed {
+            if allowed_edges(name).is_none() {
+                violations.push(format!(
+                    "{package} -> {name}: {name} has no row in CRATE_MAP"
+                ));
+            }
+        }
+    }
+    for (package, _) in DEV_ONLY_EDGES {
+        if !is_member(package) && allowed_edges(package).is_none() {
+            violations.push(format!(
+                "{package}: DEV_ONLY_EDGES row for an unknown crate"
+            ));
+        }
+    }
+    assert_clean("CRATE_MAP must be closed over its own names", &violations);
+}
+
+mod checker {
+    //! The checks above must catch what they claim to catch.
+
+    use super::{adapter_edges, banned_direct_dependencies, forbidden_edges};
+    use crate::workspace::{DepKind, Dependency, Package};
+
+    fn package(name: &str, dependencies: &[(&str, DepKind)]) -> Package {
+        Package {
+            name: name.to_owned(),
+            dir: std::path::PathBuf::new(),
+            dependencies: dependencies
+                .iter()
+                .map(|(name, kind)| Dependency {
+                    name: (*name).to_owned(),
+                    kind: *kind,
+                })
+                .collect(),
+            targets: Vec::new(),
+        }
+    }
+
+    fn check(violations: &[String], expected: &[&str]) {
+        assert_eq!(violations, expected, "violations differ");
+    }
+
+    #[test]
+    fn an_edge_outside_the_map_is_reported_with_the_allowed_list() {
+        let workspace = [
+            package("shared-types", &[]),
+            package("core-domain", &[("shared-types", DepKind::Normal)]),
+            package("use-cases", &[("core-domain", DepKind::Normal)]),
+            package("ledger-sqlite", &[("use-cases", DepKind::Normal)]),
+            package(
+                "ai-tools",
+                &[
+                    ("core-domain", DepKind::Dev),
+                    ("use-cases", DepKind::Normal),
+                ],
+            ),
+            package("xtask", &[("shared-types", DepKind::Build)]),
+        ];
+        check(
+            &forbidden_edges(&workspace),
+            &[
+                "ai-tools -> core-domain (dev-dependency): not allowed; ai-tools may depend on \
+                 [use-cases, shared-types]",
+                "xtask -> shared-types (build-dependency): not allowed; xtask may depend on []",
+            ],
+        );
+    }
+
+    #[test]
+    fn an_unknown_crate_must_get_a_row() {
+        let workspace = [package("reports", &[])];
+        check(
+            &forbidden_edges(&workspace),
+            &["reports: not in the crate map; add a row to CRATE_MAP in \
+               xtask/tests/it/crate_map.rs (and to the spec's crate map)"],
+        );
+    }
+
+    #[test]
+    fn a_port_layer_depending_on_an_adapter_is_reported() {
+        let workspace = [package("use-cases", &[("importers", DepKind::Dev)])];
+        check(
+            &adapter_edges(&workspace),
+            &[
+                "use-cases -> importers (dev-dependency): adapters implement ports and are never \
+               depended on",
+            ],
+        );
+    }
+
+    #[test]
+    fn decimal_in_ai_tools_and_anyhow_outside_cli_are_reported() {
+        let workspace = [
+            package("ai-tools", &[("rust_decimal", DepKind::Normal)]),
+            package(
+                "cli",
+                &[
+                    ("anyhow", DepKind::Normal),
+                    ("rust_decimal", DepKind::Normal),
+                ],
+            ),
+            package("importers", &[("anyhow", DepKind::Dev)]),
+        ];
+        let violations = banned_direct_dependencies(&workspace);
+        assert_eq!(violations.len(), 2, "{violations:#?}");
+        assert!(violations[0].starts_with("ai-tools -> rust_decimal (dependency)"));
+        assert!(violations[1].starts_with("importers -> anyhow (dev-dependency): only [cli]"));
+    }
+}

@@ -1,0 +1,377 @@
+//! Source scans: what some crates must never write, line by line, with `//` comments ignored.
+//!
+//! The scans are a backstop for the type system and clippy, not a replacement: they catch
+//! re-exports and fully qualified paths that a review would miss. Each rule is a row of
+//! `SCAN_RULES`; a rule for a crate that does not exist yet simply finds no files.
+
+use crate::workspace::{assert_clean, code_part, contains_word, read, relative, root, rust_files};
+
+/// How a forbidden token is matched in a line of code.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Needle {
+    /// Anywhere in the line.
+    Text(&'static str),
+    /// As a whole identifier (`f64` but not `f64_bits`, `Decimal` but not `DecimalString`).
+    Word(&'static str),
+}
+
+impl Needle {
+    fn found_in(self, code: &str) -> bool {
+        match self {
+            Self::Text(text) => code.contains(text),
+            Self::Word(word) => contains_word(code, word),
+        }
+    }
+
+    fn shown(self) -> &'static str {
+        match self {
+            Self::Text(text) | Self::Word(text) => text,
+        }
+    }
+}
+
+/// A family of forbidden tokens in some folders of some crates.
+pub(crate) struct ScanRule {
+    pub(crate) name: &'static str,
+    pub(crate) crates: &'static [&'static str],
+    /// Folders inside each crate; `""` is the whole crate.
+    pub(crate) folders: &'static [&'static str],
+    pub(crate) needles: &'static [Needle],
+    pub(crate) why: &'static str,
+}
+
+use Needle::{Text, Word};
+
+const IO_CLOCK_ENV: &[Needle] = &[
+    Text("std::fs"),
+    Text("std::net"),
+    Text("std::env"),
+    Text("std::process"),
+    Word("SystemTime"),
+    Text("Instant::now"),
+    Text("Utc::now"),
+    Text("Local::now"),
+    Word("println"),
+    Word("eprintln"),
+];
+
+pub(crate) const SCAN_RULES: &[ScanRule] = &[
+    ScanRule {
+        name: "no IO, clock or environment",
+        crates: &["core-domain", "use-cases"],
+        folders: &["src"],
+        needles: IO_CLOCK_ENV,
+        why: "time, prices, rates and settings come in as arguments or through ports",
+    },
+    ScanRule {
+        name: "no serde derives",
+        crates: &["core-domain"],
+        folders: &["src"],
+        needles: &[Word("Serialize"), Word("Deserialize"), Word("serde")],
+        why: "core-domain types never cross the wire; DTOs live in shared-types",
+    },
+    ScanRule {
+        name: "every rounding names its strategy",
+        crates: &["core-domain"],
+        folders: &["src"],
+        needles: &[Text("round_dp("), Text(".round()")],
+        why: "use num::round_half_up or round_dp_with_strategy(.., MidpointAwayFromZero)",
+    },
+    ScanRule {
+        name: "no floating point",
+        crates: &["core-domain"],
+        folders: &["src"],
+        needles: &[Word("f32"), Word("f64")],
+        why: "amounts, prices, rates, returns and statistics are rust_decimal",
+    },
+    ScanRule {
+        name: "no hash collections",
+        crates: &["core-domain"],
+        folders: &["src"],
+        needles: &[
+            Word("HashMap"),
+            Word("HashSet"),
+            Word("hash_map"),
+            Word("hash_set"),
+        ],
+        why: "iteration order must never reach an output: use BTreeMap/BTreeSet or dense Vec \
+              indices",
+    },
+    ScanRule {
+        name: "no decimal arithmetic, floats or ordering in ai-tools",
+        crates: &["ai-tools"],
+        folders: &[""],
+        needles: &[
+            Word("rust_decimal"),
+            Word("Decimal"),
+            Text("dec!("),
+            Text("checked_"),
+            Word("f32"),
+            Word("f64"),
+            Text(".sort("),
+            Text(".sort_by"),
+            Text(".sort_unstable"),
+        ],
+        why: "every figure, ordering and cap an AI tool returns is computed by core-domain",
+    },
+];
+
+/// Offending `file:line` of one rule in one file's text.
+pub(crate) fn scan(rule: &ScanRule, file: &str, text: &str) -> Vec<String> {
+    let mut violations = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = code_part(line);
+        for needle in rule.needles {
+            if needle.found_in(code) {
+                violations.push(format!(
+                    "{file}:{}: `{}` ({}: {})",
+                    index + 1,
+                    needle.shown(),
+                    rule.name,
+                    rule.why
+                ));
+            }
+        }
+    }
+    violations
+}
+
+/// The money newtypes of core-domain that must offer checked methods only.
+const MONEY_TYPES: &[&str] = &["Money", "Quantity", "Price", "Rate", "Ratio"];
+
+/// Operator traits whose implementations would hide a panicking rust_decimal operator.
+const OPERATOR_TRAITS: &[&str] = &[
+    "Add",
+    "Sub",
+    "Mul",
+    "Div",
+    "Rem",
+    "Neg",
+    "AddAssign",
+    "SubAssign",
+    "MulAssign",
+    "DivAssign",
+    "RemAssign",
+    "Sum",
+    "Product",
+];
+
+/// `impl Add for Money`-style lines (any path, generics or reference on either side).
+pub(crate) fn operator_impls(file: &str, text: &str) -> Vec<String> {
+    let mut violations = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let code = code_part(line).trim();
+        let Some(rest) = code.strip_prefix("impl").map(skip_impl_generics) else {
+            continue;
+        };
+        let Some((trait_part, type_part)) = rest.split_once(" for ") else {
+            continue;
+        };
+        let trait_name = last_identifier(trait_part.split('<').next().unwrap_or_default());
+        let type_name = first_identifier(
+            type_part
+                .trim_start_matches(['&', ' '])
+                .trim_start_matches("mut "),
+        );
+        if OPERATOR_TRAITS.contains(&trait_name) && MONEY_TYPES.contains(&type_name) {
+            violations.push(format!(
+                "{file}:{}: `impl {trait_name} for {type_name}`: money types offer checked \
+                 methods returning Result, never operators",
+                index + 1
+            ));
+        }
+    }
+    violations
+}
+
+/// `<'a, T: Into<U>> Add for X` → `Add for X`.
+fn skip_impl_generics(rest: &str) -> &str {
+    if !rest.starts_with('<') {
+        return rest;
+    }
+    let mut depth = 0usize;
+    for (index, character) in rest.char_indices() {
+        match character {
+            '<' => depth += 1,
+            '>' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &rest[index + 1..];
+                }
+            }
+            _ => {}
+        }
+    }
+    rest
+}
+
+fn last_identifier(path: &str) -> &str {
+    path.trim()
+        .rsplit("::")
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches(|c: char| !c.is_ascii_alphanumeric())
+}
+
+fn first_identifier(text: &str) -> &str {
+    let last_segment_start = text
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .map_or(text, |end| &text[..end]);
+    last_segment_start.rsplit("::").next().unwrap_or_default()
+}
+
+/// Crate-root attributes that some crates must carry.
+const REQUIRED_ROOT_ATTRIBUTES: &[(&str, &str, &str)] = &[
+    (
+        "core-domain",
+        "#![deny(clippy::float_arithmetic)]",
+        "no float arithmetic in the engine",
+    ),
+    (
+        "use-cases",
+        "#![deny(clippy::float_arithmetic)]",
+        "no float arithmetic in the use cases",
+    ),
+    (
+        "shared-types",
+        "#![warn(missing_docs)]",
+        "the wire contracts are documented item by item",
+    ),
+];
+
+fn crate_files(krate: &str, folder: &str) -> Vec<std::path::PathBuf> {
+    let dir = root().join("crates").join(krate);
+    rust_files(&if folder.is_empty() {
+        dir
+    } else {
+        dir.join(folder)
+    })
+}
+
+#[test]
+fn forbidden_tokens_stay_out_of_their_crates() {
+    for rule in SCAN_RULES {
+        let mut violations = Vec::new();
+        for krate in rule.crates {
+            for folder in rule.folders {
+                for file in crate_files(krate, folder) {
+                    violations.extend(scan(rule, &relative(&file), &read(&file)));
+                }
+            }
+        }
+        assert_clean(
+            &format!("{} in [{}]", rule.name, rule.crates.join(", ")),
+            &violations,
+        );
+    }
+}
+
+#[test]
+fn money_types_implement_no_operators() {
+    let mut violations = Vec::new();
+    for file in crate_files("core-domain", "src") {
+        violations.extend(operator_impls(&relative(&file), &read(&file)));
+    }
+    assert_clean(
+        "core-domain money types implement no arithmetic operator",
+        &violations,
+    );
+}
+
+#[test]
+fn crate_roots_carry_their_required_attributes() {
+    let mut violations = Vec::new();
+    for (krate, attribute, why) in REQUIRED_ROOT_ATTRIBUTES {
+        let lib = root().join("crates").join(krate).join("src/lib.rs");
+        if lib.is_file() && !read(&lib).lines().any(|line| line.trim() == *attribute) {
+            violations.push(format!("{}: lacks `{attribute}` ({why})", relative(&lib)));
+        }
+    }
+    assert_clean(
+        "crate-level lint attributes of the style guide",
+        &violations,
+    );
+}
+
+mod checker {
+    //! The scans must catch what they claim to catch, and no more.
+
+    use super::{SCAN_RULES, operator_impls, scan};
+
+    fn rule(name: &str) -> &'static super::ScanRule {
+        SCAN_RULES
+            .iter()
+            .find(|rule| rule.name.starts_with(name))
+            .expect("a rule with that name")
+    }
+
+    /// The line numbers a rule reports in `text`.
+    fn check(rule_name: &str, text: &str, expected_lines: &[usize]) {
+        let lines: Vec<usize> = scan(rule(rule_name), "f.rs", text)
+            .iter()
+            .map(|violation| {
+                violation
+                    .split(':')
+                    .nth(1)
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(0)
+            })
+            .collect();
+        assert_eq!(lines, expected_lines, "{text}");
+    }
+
+    #[test]
+    fn io_clock_and_env_are_found_outside_comments() {
+        check(
+            "no IO",
+            "use std::fs::File;\n// std::fs is fine in a comment\nlet t = std::time::SystemTime::now();\n\
+             let s = \"// not a comment\"; let v = std::env::var(\"X\");\nlet n = chrono::Utc::now();\n",
+            &[1, 3, 4, 5],
+        );
+    }
+
+    #[test]
+    fn bare_rounding_is_found_and_named_strategies_pass() {
+        check(
+            "every rounding",
+            "x.round_dp(2)\nx.round_dp_with_strategy(2, HALF_UP)\nx.round()\nround_half_up(x, 2)\n",
+            &[1, 3],
+        );
+    }
+
+    #[test]
+    fn floats_and_hash_collections_are_whole_words() {
+        check(
+            "no floating",
+            "let x: f64 = 1.0;\nlet f64_bits = 3;\nfn g(_: f32) {}\n",
+            &[1, 3],
+        );
+        check(
+            "no hash",
+            "use std::collections::HashMap;\nstruct HashMapLike;\nBTreeMap::new()\n",
+            &[1],
+        );
+    }
+
+    #[test]
+    fn ai_tools_money_tokens_are_found() {
+        check(
+            "no decimal arithmetic",
+            "use rust_decimal::Decimal;\nstruct DecimalString;\nlet a = dec!(1);\nrows.sort_by(|a, b| a.cmp(b));\n\
+             n.checked_add(1)\nrows.sort();\n",
+            &[1, 1, 3, 4, 5, 6],
+        );
+    }
+
+    #[test]
+    fn operator_impls_on_money_types_are_found() {
+        let text = "impl Add for Money {}\nimpl std::ops::Sub<Money> for Money {}\n\
+                    impl<'a> AddAssign<&'a Quantity> for Quantity {}\nimpl core::iter::Sum for crate::num::Price {}\n\
+                    impl Display for Money {}\nimpl Add for Instant {}\n// impl Mul for Money\n";
+        let lines: Vec<String> = operator_impls("f.rs", text)
+            .iter()
+            .map(|violation| violation.split(": ").next().unwrap_or_default().to_owned())
+            .collect();
+        assert_eq!(lines, ["f.rs:1", "f.rs:2", "f.rs:3", "f.rs:4"]);
+    }
+}
