@@ -78,6 +78,16 @@ const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
     ),
 ];
 
+/// Crates whose normal dependencies are a closed list, internal and external (`tools.md` §15,
+/// `mcp.md` §1): the AI surface stays small and free of decimals, storage and async runtimes.
+const CLOSED_DEPENDENCY_LISTS: &[(&str, &[&str])] = &[
+    (
+        "ai-tools",
+        &["use-cases", "shared-types", "serde", "serde_json"],
+    ),
+    ("mcp", &["ai-tools", "shared-types", "serde", "serde_json"]),
+];
+
 fn allowed_edges(package: &str) -> Option<&'static [&'static str]> {
     CRATE_MAP
         .iter()
@@ -167,6 +177,34 @@ pub(crate) fn banned_direct_dependencies(packages: &[Package]) -> Vec<String> {
     violations
 }
 
+/// Normal dependencies outside a crate's closed list.
+pub(crate) fn unlisted_dependencies(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for (name, listed) in CLOSED_DEPENDENCY_LISTS {
+        for package in packages.iter().filter(|package| package.name == *name) {
+            for dependency in &package.dependencies {
+                if dependency.kind == DepKind::Normal && !listed.contains(&dependency.name.as_str())
+                {
+                    violations.push(format!(
+                        "{name} -> {}: {name}'s dependencies are limited to [{}]",
+                        dependency.name,
+                        listed.join(", ")
+                    ));
+                }
+            }
+        }
+    }
+    violations
+}
+
+#[test]
+fn ai_and_mcp_layers_keep_their_closed_dependency_lists() {
+    assert_clean(
+        "ai-tools and mcp depend only on the crates tools.md §15 and mcp.md §1 list",
+        &unlisted_dependencies(packages()),
+    );
+}
+
 #[test]
 fn internal_dependencies_follow_the_crate_map() {
     assert_clean(
@@ -218,7 +256,9 @@ fn the_crate_map_names_only_real_or_announced_crates() {
 mod checker {
     //! The checks above must catch what they claim to catch.
 
-    use super::{adapter_edges, banned_direct_dependencies, forbidden_edges};
+    use super::{
+        adapter_edges, banned_direct_dependencies, forbidden_edges, unlisted_dependencies,
+    };
     use crate::workspace::{DepKind, Dependency, Package};
 
     fn package(name: &str, dependencies: &[(&str, DepKind)]) -> Package {
@@ -305,5 +345,24 @@ mod checker {
         assert_eq!(violations.len(), 2, "{violations:#?}");
         assert!(violations[0].starts_with("ai-tools -> rust_decimal (dependency)"));
         assert!(violations[1].starts_with("importers -> anyhow (dev-dependency): only [cli]"));
+    }
+
+    #[test]
+    fn ai_tools_outside_its_closed_list_is_reported() {
+        let workspace = [package(
+            "ai-tools",
+            &[
+                ("serde_json", DepKind::Normal),
+                ("regex", DepKind::Normal),
+                ("insta", DepKind::Dev),
+            ],
+        )];
+        check(
+            &unlisted_dependencies(&workspace),
+            &[
+                "ai-tools -> regex: ai-tools's dependencies are limited to [use-cases, shared-types, \
+               serde, serde_json]",
+            ],
+        );
     }
 }

@@ -111,7 +111,7 @@ mod checker {
     #[test]
     fn doc_paragraph_detection() {
         let check = |text: &str, expected: bool| {
-            assert_eq!(opens_with_doc_paragraph(text), expected, "{text:?}")
+            assert_eq!(opens_with_doc_paragraph(text), expected, "{text:?}");
         };
         check("//! The engine.\n\npub mod a;\n", true);
         check("\n//! The engine.\n", true);

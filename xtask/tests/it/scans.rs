@@ -13,6 +13,32 @@ pub(crate) enum Needle {
     Text(&'static str),
     /// As a whole identifier (`f64` but not `f64_bits`, `Decimal` but not `DecimalString`).
     Word(&'static str),
+    /// A `checked_*` or `saturating_*` call on a line that names a money identifier
+    /// (`tools.md` §15: `value`, `amount`, `price`, … unless it is also a count, page, length …).
+    MoneyArithmetic,
+}
+
+/// Identifier fragments that make an identifier a money figure (`tools.md` §15).
+const MONEY_WORDS: &[&str] = &[
+    "value", "amount", "price", "cost", "pnl", "equity", "total", "fiat", "fee", "gain", "loss",
+    "balance", "quantity", "qty", "tax",
+];
+
+/// Identifier fragments that make it a count instead (`tools.md` §15).
+const COUNT_WORDS: &[&str] = &[
+    "count", "page", "len", "index", "chars", "size", "budget", "offset", "limit", "year", "days",
+];
+
+fn money_arithmetic(code: &str) -> bool {
+    let arithmetic = code.contains("checked_") || code.contains("saturating_");
+    arithmetic
+        && code
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map(str::to_ascii_lowercase)
+            .any(|identifier| {
+                MONEY_WORDS.iter().any(|word| identifier.contains(word))
+                    && !COUNT_WORDS.iter().any(|word| identifier.contains(word))
+            })
 }
 
 impl Needle {
@@ -20,12 +46,14 @@ impl Needle {
         match self {
             Self::Text(text) => code.contains(text),
             Self::Word(word) => contains_word(code, word),
+            Self::MoneyArithmetic => money_arithmetic(code),
         }
     }
 
     fn shown(self) -> &'static str {
         match self {
             Self::Text(text) | Self::Word(text) => text,
+            Self::MoneyArithmetic => "checked/saturating arithmetic on a money identifier",
         }
     }
 }
@@ -40,7 +68,7 @@ pub(crate) struct ScanRule {
     pub(crate) why: &'static str,
 }
 
-use Needle::{Text, Word};
+use Needle::{MoneyArithmetic, Text, Word};
 
 const IO_CLOCK_ENV: &[Needle] = &[
     Text("std::fs"),
@@ -98,21 +126,39 @@ pub(crate) const SCAN_RULES: &[ScanRule] = &[
               indices",
     },
     ScanRule {
-        name: "no decimal arithmetic, floats or ordering in ai-tools",
+        name: "no decimals, money arithmetic, floats or ordering in ai-tools",
         crates: &["ai-tools"],
         folders: &[""],
         needles: &[
             Word("rust_decimal"),
             Word("Decimal"),
             Text("dec!("),
-            Text("checked_"),
+            MoneyArithmetic,
             Word("f32"),
             Word("f64"),
-            Text(".sort("),
-            Text(".sort_by"),
-            Text(".sort_unstable"),
+            Word("sort"),
+            Word("sort_by"),
+            Word("sort_by_key"),
+            Word("sort_by_cached_key"),
+            Word("sort_unstable"),
+            Word("sort_unstable_by"),
+            Word("sort_unstable_by_key"),
+            Word("BinaryHeap"),
+            Word("max_by"),
+            Word("min_by"),
+            Word("core_domain"),
+            Word("ledger_sqlite"),
         ],
-        why: "every figure, ordering and cap an AI tool returns is computed by core-domain",
+        why: "every figure, ordering and cap an AI tool returns is computed by core-domain and \
+              reached through use-cases",
+    },
+    ScanRule {
+        name: "no IO, clock or environment in the AI and MCP layers",
+        crates: &["ai-tools", "mcp"],
+        folders: &["src"],
+        needles: IO_CLOCK_ENV,
+        why: "tools and the server reach data only through use-cases ports and the IO handed to \
+              them",
     },
 ];
 
@@ -356,10 +402,11 @@ mod checker {
     #[test]
     fn ai_tools_money_tokens_are_found() {
         check(
-            "no decimal arithmetic",
+            "no decimals",
             "use rust_decimal::Decimal;\nstruct DecimalString;\nlet a = dec!(1);\nrows.sort_by(|a, b| a.cmp(b));\n\
-             n.checked_add(1)\nrows.sort();\n",
-            &[1, 1, 3, 4, 5, 6],
+             page_count.checked_add(1)\nrows.sort();\nlet t = fee_total.checked_add(x);\n\
+             let sorted_names = names;\nlet n = total_chars.saturating_sub(budget);\n",
+            &[1, 1, 3, 4, 6, 7],
         );
     }
 
