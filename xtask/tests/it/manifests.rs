@@ -106,9 +106,14 @@ pub(crate) fn inline_dependencies(file: &str, text: &str) -> Vec<String> {
     let (_, entries) = entries(text);
     let mut violations = Vec::new();
     let mut tables: Vec<(String, usize, bool, bool)> = Vec::new();
+    let package = entries
+        .iter()
+        .find(|entry| entry.section == "package" && entry.key == "name")
+        .map(|entry| entry.value.trim_matches('"'));
     for entry in &entries {
         match dependency_section(&entry.section) {
             None => {}
+            Some(DependencySection::List) if is_self_test_dependency(entry, package) => {}
             Some(DependencySection::List) => {
                 let inherits = entry.key.ends_with(".workspace") && entry.value == "true"
                     || entry.value.starts_with('{')
@@ -156,6 +161,18 @@ pub(crate) fn inline_dependencies(file: &str, text: &str) -> Vec<String> {
         }
     }
     violations
+}
+
+/// `name = { path = ".", features = ["testkit"] }` under `[dev-dependencies]` of package `name`:
+/// the cargo idiom for switching on a crate's own test-support feature in its tests. It pins
+/// nothing, so it is allowed (the workspace form works too).
+fn is_self_test_dependency(entry: &Entry, package: Option<&str>) -> bool {
+    entry.section.ends_with("dev-dependencies")
+        && Some(entry.key.as_str()) == package
+        && inline_table_has(&entry.value, "path", Some("\".\""))
+        && !["version", "git", "registry"]
+            .iter()
+            .any(|key| inline_table_has(&entry.value, key, None))
 }
 
 /// Whether the inline table `{ a = 1, b = "x" }` has key `key` (with value `value` if given).
@@ -307,7 +324,9 @@ mod checker {
     #[test]
     fn workspace_dependencies_pass() {
         check_dependencies(
-            "[dependencies]\nserde.workspace = true\nchrono = { workspace = true, features = [\"x\"] }\n\
+            "[package]\nname = \"core-domain\"\n[dependencies]\nserde.workspace = true\n\
+             chrono = { workspace = true, features = [\"x\"] }\n\
+             [dev-dependencies]\ncore-domain = { path = \".\", features = [\"testkit\"] }\n\
              \n[dev-dependencies.insta]\nworkspace = true\nfeatures = [\"glob\"]\n\
              [target.'cfg(unix)'.dependencies]\nlibc.workspace = true # why\n",
             &[],
