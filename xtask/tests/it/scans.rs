@@ -287,24 +287,101 @@ fn first_identifier(text: &str) -> &str {
     last_segment_start.rsplit("::").next().unwrap_or_default()
 }
 
-/// Crate-root attributes that some crates must carry.
-const REQUIRED_ROOT_ATTRIBUTES: &[(&str, &str, &str)] = &[
+/// Lint levels that fail CI (`-D warnings` turns `warn` into an error).
+const FAILING_LEVELS: &[&str] = &["warn", "deny", "forbid"];
+/// Lint levels that also fail a plain `cargo build`.
+const HARD_LEVELS: &[&str] = &["deny", "forbid"];
+
+/// Crate-root lint attributes some crates must carry: crate, lint, accepted levels, why.
+const REQUIRED_ROOT_LINTS: &[(&str, &str, &[&str], &str)] = &[
     (
         "core-domain",
-        "#![deny(clippy::float_arithmetic)]",
+        "clippy::float_arithmetic",
+        HARD_LEVELS,
         "no float arithmetic in the engine",
     ),
     (
         "use-cases",
-        "#![deny(clippy::float_arithmetic)]",
+        "clippy::float_arithmetic",
+        HARD_LEVELS,
         "no float arithmetic in the use cases",
     ),
     (
         "shared-types",
-        "#![warn(missing_docs)]",
+        "missing_docs",
+        FAILING_LEVELS,
         "the wire contracts are documented item by item",
     ),
+    // ai-tools panic safety (tools.md §5).
+    (
+        "ai-tools",
+        "clippy::unwrap_used",
+        HARD_LEVELS,
+        "a tool call never panics",
+    ),
+    (
+        "ai-tools",
+        "clippy::expect_used",
+        HARD_LEVELS,
+        "a tool call never panics",
+    ),
+    (
+        "ai-tools",
+        "clippy::panic",
+        HARD_LEVELS,
+        "a tool call never panics",
+    ),
+    (
+        "ai-tools",
+        "clippy::indexing_slicing",
+        HARD_LEVELS,
+        "a tool call never panics",
+    ),
+    (
+        "ai-tools",
+        "clippy::arithmetic_side_effects",
+        HARD_LEVELS,
+        "a tool call never panics",
+    ),
+    (
+        "ai-tools",
+        "clippy::float_arithmetic",
+        HARD_LEVELS,
+        "ai-tools does no float arithmetic",
+    ),
+    (
+        "ai-tools",
+        "unsafe_code",
+        &["forbid"],
+        "tools.md §5 asks for it at the crate root",
+    ),
 ];
+
+/// Whether a crate root sets `lint` at one of `levels` (`#![deny(a, b)]` lists count).
+pub(crate) fn sets_lint(text: &str, lint: &str, levels: &[&str]) -> bool {
+    let mut attributes = Vec::new();
+    let mut current = String::new();
+    for line in text.lines().map(|line| code_part(line).trim()) {
+        if current.is_empty() && !line.starts_with("#![") {
+            continue;
+        }
+        current.push_str(line);
+        if current.ends_with(")]") {
+            attributes.push(std::mem::take(&mut current));
+        }
+    }
+    attributes.iter().any(|attribute| {
+        levels.iter().any(|level| {
+            attribute
+                .strip_prefix(&format!("#![{level}("))
+                .is_some_and(|list| {
+                    list.trim_end_matches(")]")
+                        .split(',')
+                        .any(|item| item.trim() == lint)
+                })
+        })
+    })
+}
 
 fn crate_files(krate: &str, folder: &str) -> Vec<std::path::PathBuf> {
     let dir = root().join("crates").join(krate);
@@ -346,12 +423,16 @@ fn money_types_implement_no_operators() {
 }
 
 #[test]
-fn crate_roots_carry_their_required_attributes() {
+fn crate_roots_carry_their_required_lints() {
     let mut violations = Vec::new();
-    for (krate, attribute, why) in REQUIRED_ROOT_ATTRIBUTES {
+    for (krate, lint, levels, why) in REQUIRED_ROOT_LINTS {
         let lib = root().join("crates").join(krate).join("src/lib.rs");
-        if lib.is_file() && !read(&lib).lines().any(|line| line.trim() == *attribute) {
-            violations.push(format!("{}: lacks `{attribute}` ({why})", relative(&lib)));
+        if lib.is_file() && !sets_lint(&read(&lib), lint, levels) {
+            violations.push(format!(
+                "{}: lacks `#![{}({lint})]` ({why})",
+                relative(&lib),
+                levels.first().copied().unwrap_or("deny")
+            ));
         }
     }
     assert_clean(
@@ -363,7 +444,7 @@ fn crate_roots_carry_their_required_attributes() {
 mod checker {
     //! The scans must catch what they claim to catch, and no more.
 
-    use super::{SCAN_RULES, operator_impls, scan};
+    use super::{HARD_LEVELS, SCAN_RULES, operator_impls, scan, sets_lint};
 
     fn rule(name: &str) -> &'static super::ScanRule {
         SCAN_RULES
@@ -394,6 +475,15 @@ mod checker {
             "use std::fs::File;\n// std::fs is fine in a comment\nlet t = std::time::SystemTime::now();\n\
              let s = \"// not a comment\"; let v = std::env::var(\"X\");\nlet n = chrono::Utc::now();\n",
             &[1, 3, 4, 5],
+        );
+    }
+
+    #[test]
+    fn character_literals_do_not_hide_comments() {
+        check(
+            "no IO",
+            "if c == '\"' { x } // std::fs in a comment\nlet q = '\\''; // std::env too\nlet p = '/'; std::process::exit(1);\n",
+            &[3],
         );
     }
 
@@ -441,5 +531,16 @@ mod checker {
             .map(|violation| violation.split(": ").next().unwrap_or_default().to_owned())
             .collect();
         assert_eq!(lines, ["f.rs:1", "f.rs:2", "f.rs:3", "f.rs:4"]);
+    }
+
+    #[test]
+    fn root_lints_are_found_in_lists_and_multi_line_attributes() {
+        let text = "//! Doc.\n#![deny(\n    clippy::unwrap_used,\n    clippy::float_arithmetic\n)]\n\
+                    #![warn(missing_docs)]\n// #![deny(clippy::panic)]\n";
+        assert!(sets_lint(text, "clippy::float_arithmetic", HARD_LEVELS));
+        assert!(sets_lint(text, "clippy::unwrap_used", HARD_LEVELS));
+        assert!(!sets_lint(text, "missing_docs", HARD_LEVELS));
+        assert!(sets_lint(text, "missing_docs", &["warn"]));
+        assert!(!sets_lint(text, "clippy::panic", HARD_LEVELS));
     }
 }

@@ -223,6 +223,15 @@ pub(crate) fn code_part(line: &str) -> &str {
     while index < bytes.len() {
         match bytes[index] {
             b'\\' if in_string => index += 1,
+            // Character literals such as '"' or '\'' do not open a string.
+            b'\'' if !in_string && bytes.get(index + 2) == Some(&b'\'') => index += 2,
+            b'\''
+                if !in_string
+                    && bytes.get(index + 1) == Some(&b'\\')
+                    && bytes.get(index + 3) == Some(&b'\'') =>
+            {
+                index += 3;
+            }
             b'"' => in_string = !in_string,
             b'/' if !in_string && bytes.get(index + 1) == Some(&b'/') => return &line[..index],
             _ => {}
