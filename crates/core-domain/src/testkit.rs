@@ -30,6 +30,8 @@
 //! - [`Ledger::run`] returns an [`Outcome`] whose views format every figure by its output class
 //!   (`"30015.00"`, `"0.5"`, `"unknown"` for an unknown value).
 
+pub mod synthetic;
+
 use rust_decimal::Decimal;
 use shared_types::{CustodyKind, FuturesKind, QualityFlag, SpotTxType};
 
