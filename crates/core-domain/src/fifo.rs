@@ -125,7 +125,7 @@ struct Leg {
     clave: Option<Clave>,
     flags: FlagSet,
     valuation: Option<Valued>,
-    swap: Option<SwapDetail>,
+    swap: Option<Box<SwapDetail>>,
 }
 
 struct Engine<'a> {
@@ -158,8 +158,10 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn context(&self, row: u32) -> String {
-        self.input.row_key(row).to_owned()
+    /// The row key naming `row` in an overflow error (borrowed from the input, so building it
+    /// costs nothing on the hot path; `num` allocates only when an error is raised).
+    fn context(&self, row: u32) -> &'a str {
+        self.input.row_key(row)
     }
 
     fn queue_of(&mut self, asset: Asset) -> usize {
@@ -193,7 +195,7 @@ impl<'a> Engine<'a> {
                 if let Some(fee) = values.fee {
                     flags = flags.union(blocking(fee.flags));
                     amount = match (amount, fee.amount()) {
-                        (Some(value), Some(fee)) => Some(num::add(value, fee, &self.context(row))?),
+                        (Some(value), Some(fee)) => Some(num::add(value, fee, self.context(row))?),
                         _ => None,
                     };
                 }
@@ -369,7 +371,7 @@ impl<'a> Engine<'a> {
                     } else {
                         Clave::B
                     };
-                    self.dispose(&Leg {
+                    self.dispose(Leg {
                         row,
                         kind: DisposalLeg::Principal,
                         tx_type,
@@ -400,7 +402,7 @@ impl<'a> Engine<'a> {
                     } else {
                         Clave::N
                     };
-                    self.dispose(&Leg {
+                    self.dispose(Leg {
                         row,
                         kind: DisposalLeg::Principal,
                         tx_type,
@@ -411,11 +413,11 @@ impl<'a> Engine<'a> {
                         clave: Some(clave),
                         flags,
                         valuation: Some(value),
-                        swap: Some(SwapDetail {
+                        swap: Some(Box::new(SwapDetail {
                             given: given.valued,
                             received: received.valued,
                             winner,
-                        }),
+                        })),
                     })?;
                 }
             }
@@ -433,7 +435,7 @@ impl<'a> Engine<'a> {
             && fee.asset.is_crypto()
             && fee.quantity > Decimal::ZERO
         {
-            self.dispose(&Leg {
+            self.dispose(Leg {
                 row,
                 kind: DisposalLeg::Fee,
                 tx_type: SpotTxType::Fee,
@@ -458,7 +460,7 @@ impl<'a> Engine<'a> {
         self.parts.clear();
         let queue_index = self.queue_of(asset);
         let mut left = quantity;
-        let context = || self.input.row_key(row).to_owned();
+        let context = self.context(row);
         let Some(queue) = self.queues.get_mut(queue_index) else {
             return Ok(());
         };
@@ -479,25 +481,25 @@ impl<'a> Engine<'a> {
             } else {
                 let cost = match lot.remaining_cost {
                     Some(remaining) => {
-                        let share = num::mul(remaining, left, &context())?;
+                        let share = num::mul(remaining, left, context)?;
                         Some(num::to_cents(num::div(
                             share,
                             lot.remaining_quantity,
-                            &context(),
+                            context,
                         )?))
                     }
                     None => None,
                 };
                 (left, cost)
             };
-            lot.remaining_quantity = num::sub(lot.remaining_quantity, taken, &context())?;
+            lot.remaining_quantity = num::sub(lot.remaining_quantity, taken, context)?;
             if let (Some(remaining), Some(cost)) = (lot.remaining_cost, cost) {
-                lot.remaining_cost = Some(num::sub(remaining, cost, &context())?);
+                lot.remaining_cost = Some(num::sub(remaining, cost, context)?);
             }
             if lot.remaining_quantity.is_zero() {
                 queue.head += 1;
             }
-            left = num::sub(left, taken, &context())?;
+            left = num::sub(left, taken, context)?;
             self.parts.push(Part {
                 lot: Some(lot_index),
                 quantity: taken,
@@ -515,7 +517,7 @@ impl<'a> Engine<'a> {
     }
 
     /// A principal or fee disposal leg: consumption, allocation, slices.
-    fn dispose(&mut self, leg: &Leg) -> DomainResult<()> {
+    fn dispose(&mut self, leg: Leg) -> DomainResult<()> {
         self.consume(leg.row, leg.amount.asset, leg.amount.quantity)?;
         let context = self.context(leg.row);
         let mut flags = leg.flags;
@@ -530,15 +532,9 @@ impl<'a> Engine<'a> {
         let count = self.parts.len();
         for (n, part) in self.parts.iter().enumerate() {
             let last = n + 1 == count;
-            let gross = allocate(
-                &mut gross_left,
-                part.quantity,
-                quantity_left,
-                last,
-                &context,
-            )?;
-            let fee = allocate(&mut fee_left, part.quantity, quantity_left, last, &context)?;
-            quantity_left = num::sub(quantity_left, part.quantity, &context)?;
+            let gross = allocate(&mut gross_left, part.quantity, quantity_left, last, context)?;
+            let fee = allocate(&mut fee_left, part.quantity, quantity_left, last, context)?;
+            quantity_left = num::sub(quantity_left, part.quantity, context)?;
             let lot = part.lot.and_then(|index| self.lots.get(index as usize));
             let mut slice_flags = flags;
             if part.lot.is_none() {
@@ -550,12 +546,12 @@ impl<'a> Engine<'a> {
                 slice_flags = slice_flags.union(lot.flags);
             }
             let net = match (gross, fee) {
-                (Some(gross), Some(fee)) => Some(num::sub(gross, fee, &context)?),
+                (Some(gross), Some(fee)) => Some(num::sub(gross, fee, context)?),
                 _ => None,
             };
             let included = !slice_flags.is_blocking();
             let result = match (included, net, part.cost) {
-                (true, Some(net), Some(cost)) => Some(num::sub(net, cost, &context)?),
+                (true, Some(net), Some(cost)) => Some(num::sub(net, cost, context)?),
                 _ => None,
             };
             self.slices.push(Slice {
@@ -635,11 +631,11 @@ impl<'a> Engine<'a> {
             let quantity = if last {
                 carried_left
             } else {
-                let share = num::mul(part.quantity, inflow.quantity, &context)?;
-                let share = num::round_half_up(num::div(share, outflow.quantity, &context)?, 18);
+                let share = num::mul(part.quantity, inflow.quantity, context)?;
+                let share = num::round_half_up(num::div(share, outflow.quantity, context)?, 18);
                 share.min(carried_left)
             };
-            carried_left = num::sub(carried_left, quantity, &context)?;
+            carried_left = num::sub(carried_left, quantity, context)?;
             let k = n as u32 + 1;
             let lot_id = LotId { row, k };
             let carried_lot = match lot {
@@ -740,9 +736,26 @@ impl<'a> Engine<'a> {
         if self.needs_reorder {
             self.reorder_operations();
         }
-        let input = self.input;
-        let mut lots = self.lots;
-        lots.sort_unstable_by(|a, b| a.asset.cmp(&b.asset).then_with(|| queue_cmp(input, a, b)));
+        // Each queue already holds its lots in queue order (exhausted ones included), so the
+        // output order `(asset, queue_key)` is the queues' concatenation by asset.
+        let mut assets: Vec<(Asset, u32)> = self
+            .asset_index
+            .iter()
+            .map(|(asset, index)| (*asset, *index))
+            .collect();
+        assets.sort_unstable();
+        let mut slots: Vec<Option<Lot>> = self.lots.into_iter().map(Some).collect();
+        let mut lots = Vec::with_capacity(slots.len());
+        for (_, queue) in assets {
+            let Some(queue) = self.queues.get(queue as usize) else {
+                continue;
+            };
+            for &index in &queue.lots {
+                if let Some(lot) = slots.get_mut(index as usize).and_then(Option::take) {
+                    lots.push(lot);
+                }
+            }
+        }
         assign_tiebreaks(&mut lots);
         let mut lot_index: Vec<(LotId, u32)> = lots
             .iter()

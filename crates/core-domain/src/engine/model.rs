@@ -360,8 +360,9 @@ pub struct Operation {
     pub flags: FlagSet,
     /// The valuation of the gross value (for a swap, the winning leg's).
     pub valuation: Option<Valued>,
-    /// Swap detail, for the principal leg of a SWAP.
-    pub swap: Option<SwapDetail>,
+    /// Swap detail, for the principal leg of a SWAP (boxed: most operations are not swaps, and
+    /// the detail would double every operation's size).
+    pub swap: Option<Box<SwapDetail>>,
     /// Range of this operation's slices in [`EngineOutput::slices`].
     pub slices: std::ops::Range<u32>,
 }
