@@ -86,16 +86,33 @@ fn instant_of(input: &EngineInput, row: u32) -> Instant {
 /// Row indices in ledger order `(instant, seq)`; equal pairs (never in a valid ledger) fall back
 /// to the row key so the order never depends on the input list's order.
 fn ledger_order(input: &EngineInput) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..input.rows.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        let (Some(a), Some(b)) = (input.rows.get(a as usize), input.rows.get(b as usize)) else {
-            return std::cmp::Ordering::Equal;
-        };
-        (a.row.instant, a.row.seq)
-            .cmp(&(b.row.instant, b.row.seq))
-            .then_with(|| a.row.row_key.cmp(&b.row.row_key))
-    });
-    order
+    // Sorting compact keys instead of indices compared through the rows keeps the sort in
+    // cache (a million rows sort in tens of milliseconds).
+    let mut keys: Vec<(Instant, u64, u32)> = input
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(index, row)| (row.row.instant, row.row.seq, index as u32))
+        .collect();
+    keys.sort_unstable();
+    let mut start = 0;
+    while start < keys.len() {
+        let mut end = start + 1;
+        while keys
+            .get(end)
+            .zip(keys.get(start))
+            .is_some_and(|(a, b)| (a.0, a.1) == (b.0, b.1))
+        {
+            end += 1;
+        }
+        if end - start > 1
+            && let Some(run) = keys.get_mut(start..end)
+        {
+            run.sort_by(|a, b| input.row_key(a.2).cmp(input.row_key(b.2)));
+        }
+        start = end;
+    }
+    keys.into_iter().map(|(_, _, index)| index).collect()
 }
 
 /// One asset's FIFO queue: lot indices ordered by `queue_key`; lots before `head` are empty.
