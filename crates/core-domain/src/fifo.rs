@@ -32,48 +32,136 @@ pub struct EngineSettings {
     pub non_currency_virtual_assets: Vec<Asset>,
 }
 
+/// Ledgers at least this long value rows on a second thread while matching runs.
+const PIPELINE_MIN_ROWS: usize = 16_384;
+
+/// Rows per valuation batch handed to the matching thread (batches end on an instant boundary).
+const BATCH_ROWS: usize = 4_096;
+
+/// A valued row: index, fiscal date, values.
+type ValuedRow = (u32, Date, RowValues);
+
 /// Runs the fiscal engine over the effective ledger.
 ///
+/// Valuation never depends on FIFO state (`domain.md` §8.1 step 2), so on large ledgers it runs
+/// on a second thread, one batch of whole instants ahead of matching; the result is identical
+/// to the sequential run (it is the same function of the same rows, consumed in the same order).
 /// Fails only on arithmetic overflow; bad data becomes quality flags.
 pub fn run(
     input: &EngineInput,
     market: &Market,
     settings: &EngineSettings,
 ) -> DomainResult<EngineOutput> {
+    run_with(
+        input,
+        market,
+        settings,
+        input.rows.len() >= PIPELINE_MIN_ROWS,
+    )
+}
+
+/// [`run`] with the pipeline forced on or off (tests compare the two).
+pub fn run_with(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+    pipelined: bool,
+) -> DomainResult<EngineOutput> {
     let ledger_order = ledger_order(input);
     let mut engine = Engine::new(input, market, settings);
-    let mut group: Vec<(u32, Date, RowValues)> = Vec::new();
-    let mut start = 0;
-    while start < ledger_order.len() {
-        let instant = instant_of(input, ledger_order[start]);
-        let mut end = start + 1;
-        while end < ledger_order.len() && instant_of(input, ledger_order[end]) == instant {
-            end += 1;
-        }
-        group.clear();
-        for &row in &ledger_order[start..end] {
-            let Some(effective) = input.rows.get(row as usize) else {
-                continue;
-            };
-            if !matches!(effective.row.tx_type, TxType::Spot(_)) {
-                continue;
+    if pipelined {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<DomainResult<Vec<ValuedRow>>>(4);
+        std::thread::scope(|scope| -> DomainResult<()> {
+            let order = &ledger_order;
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH_ROWS + 64);
+                let mut start = 0;
+                while start < order.len() {
+                    let end = group_end(input, order, start);
+                    if let Err(error) = value_group(
+                        input,
+                        market,
+                        settings,
+                        order.get(start..end).unwrap_or(&[]),
+                        &mut batch,
+                    ) {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                    start = end;
+                    if batch.len() >= BATCH_ROWS || start >= order.len() {
+                        let full =
+                            std::mem::replace(&mut batch, Vec::with_capacity(BATCH_ROWS + 64));
+                        if sender.send(Ok(full)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+            for batch in receiver {
+                engine.match_rows(&batch?)?;
             }
-            let date = settings.fiscal_timezone.fiscal_date(instant);
-            let values = valuation::value_row(effective, date, market)?;
-            group.push((row, date, values));
+            Ok(())
+        })?;
+    } else {
+        let mut group: Vec<ValuedRow> = Vec::new();
+        let mut start = 0;
+        while start < ledger_order.len() {
+            let end = group_end(input, &ledger_order, start);
+            group.clear();
+            value_group(
+                input,
+                market,
+                settings,
+                ledger_order.get(start..end).unwrap_or(&[]),
+                &mut group,
+            )?;
+            engine.match_rows(&group)?;
+            start = end;
         }
-        for (row, date, values) in &group {
-            engine.acquire(*row, *date, values)?;
-        }
-        for (row, date, values) in &group {
-            engine.dispose_row(*row, *date, values)?;
-        }
-        start = end;
     }
     let mut output = engine.finish();
     output.ledger_order = ledger_order;
     output.derivatives = derivatives::results(&input.futures, market, settings.fiscal_timezone)?;
     Ok(output)
+}
+
+/// The end of the instant group starting at `start` in `order`.
+fn group_end(input: &EngineInput, order: &[u32], start: usize) -> usize {
+    let Some(&first) = order.get(start) else {
+        return start;
+    };
+    let instant = instant_of(input, first);
+    let mut end = start + 1;
+    while order
+        .get(end)
+        .is_some_and(|&row| instant_of(input, row) == instant)
+    {
+        end += 1;
+    }
+    end
+}
+
+/// Values the known-type rows of one instant group, appending them to `out`.
+fn value_group(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+    rows: &[u32],
+    out: &mut Vec<ValuedRow>,
+) -> DomainResult<()> {
+    for &row in rows {
+        let Some(effective) = input.rows.get(row as usize) else {
+            continue;
+        };
+        if !matches!(effective.row.tx_type, TxType::Spot(_)) {
+            continue;
+        }
+        let date = settings.fiscal_timezone.fiscal_date(effective.row.instant);
+        let values = valuation::value_row(effective, date, market)?;
+        out.push((row, date, values));
+    }
+    Ok(())
 }
 
 fn instant_of(input: &EngineInput, row: u32) -> Instant {
@@ -189,6 +277,33 @@ impl<'a> Engine<'a> {
             self.queues.push(Queue::default());
         }
         index as usize
+    }
+
+    /// Matches valued rows given in ledger order, made of whole instant groups: per instant,
+    /// phase A (acquisitions) then phase B (disposals).
+    fn match_rows(&mut self, rows: &[ValuedRow]) -> DomainResult<()> {
+        let mut start = 0;
+        while start < rows.len() {
+            let instant = rows
+                .get(start)
+                .map(|(row, _, _)| instant_of(self.input, *row));
+            let mut end = start + 1;
+            while rows
+                .get(end)
+                .is_some_and(|(row, _, _)| Some(instant_of(self.input, *row)) == instant)
+            {
+                end += 1;
+            }
+            let group = rows.get(start..end).unwrap_or(&[]);
+            for (row, date, values) in group {
+                self.acquire(*row, *date, values)?;
+            }
+            for (row, date, values) in group {
+                self.dispose_row(*row, *date, values)?;
+            }
+            start = end;
+        }
+        Ok(())
     }
 
     /// Phase A: the acquisition legs of one row.

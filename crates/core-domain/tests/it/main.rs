@@ -5,4 +5,5 @@ mod examples;
 mod overrides;
 mod properties;
 mod real_data;
+mod scale;
 mod valuation;
