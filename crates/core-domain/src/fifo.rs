@@ -468,12 +468,15 @@ impl<'a> Engine<'a> {
         if in_order {
             queue.lots.push(index);
         } else {
-            let live = queue.lots.get(queue.head..).unwrap_or(&[]);
-            let offset = live.partition_point(|&other| {
+            // The whole vector stays sorted (exhausted lots included) so that it is also the
+            // output order; a position before the head moves the head back onto the new lot
+            // (the lots it passes over are exhausted and are skipped again).
+            let position = queue.lots.partition_point(|&other| {
                 lots.get(other as usize)
                     .is_some_and(|other| queue_cmp(input, other, new).is_lt())
             });
-            queue.lots.insert(queue.head + offset, index);
+            queue.lots.insert(position, index);
+            queue.head = queue.head.min(position);
         }
     }
 

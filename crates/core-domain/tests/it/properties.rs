@@ -483,6 +483,8 @@ proptest! {
         let output = &outcome.output;
         let input = &outcome.input;
 
+        // Lots are listed by (asset, queue_key).
+        prop_assert!(output.lots.windows(2).all(|w| (w[0].asset, w[0].queue_key) < (w[1].asset, w[1].queue_key)));
         // §16.2 quantity, per asset.
         let mut balance: BTreeMap<Asset, Decimal> = BTreeMap::new();
         for lot in &output.lots {
