@@ -908,19 +908,14 @@ impl<'a> Engine<'a> {
             .map(|(asset, index)| (*asset, *index))
             .collect();
         assets.sort_unstable();
-        let mut lots = Vec::with_capacity(self.lots.len());
+        let mut order: Vec<u32> = Vec::with_capacity(self.lots.len());
         for (_, queue) in assets {
-            let Some(queue) = self.queues.get(queue as usize) else {
-                continue;
-            };
-            lots.extend(
-                queue
-                    .lots
-                    .iter()
-                    .filter_map(|&index| self.lots.get(index as usize))
-                    .cloned(),
-            );
+            if let Some(queue) = self.queues.get(queue as usize) {
+                order.extend_from_slice(&queue.lots);
+            }
         }
+        let mut lots = self.lots;
+        permute_in_place(&mut lots, &mut order);
         assign_tiebreaks(&mut lots);
         let mut lot_index: Vec<(LotId, u32)> = lots
             .iter()
@@ -970,6 +965,32 @@ impl<'a> Engine<'a> {
         }
         self.operations = new_operations;
         self.slices = new_slices;
+    }
+}
+
+/// Reorders `items` so that position `i` holds the item that was at `order[i]`, by following
+/// the permutation's cycles with swaps (no second copy of a large vector). `order` must be a
+/// permutation of `0..items.len()`; it is consumed (overwritten with a marker).
+fn permute_in_place<T>(items: &mut [T], order: &mut [u32]) {
+    const DONE: u32 = u32::MAX;
+    if order.len() != items.len() {
+        return;
+    }
+    for start in 0..order.len() {
+        let mut destination = start;
+        while let Some(slot) = order.get_mut(destination) {
+            let source = *slot;
+            if source == DONE {
+                break;
+            }
+            *slot = DONE;
+            let source = source as usize;
+            if source == start || source >= items.len() {
+                break;
+            }
+            items.swap(destination, source);
+            destination = source;
+        }
     }
 }
 
@@ -1074,3 +1095,6 @@ pub fn provenance_of(valued: &Valued) -> Option<Provenance> {
         Valued::Unknown { .. } => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
