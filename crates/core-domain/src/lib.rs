@@ -7,6 +7,7 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod asset;
+pub mod custody;
 pub mod engine;
 pub mod error;
 pub mod ledger;
