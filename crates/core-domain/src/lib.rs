@@ -13,6 +13,7 @@ pub mod error;
 pub mod ledger;
 pub mod num;
 pub mod overrides;
+pub mod quality;
 pub mod time;
 
 pub use asset::Asset;

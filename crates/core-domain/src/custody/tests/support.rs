@@ -13,7 +13,7 @@ use crate::ledger::TxType;
 use crate::time::FiscalTimezone;
 
 /// `L:<row_key>:<k>`.
-pub(super) fn lot_key(input: &EngineInput, lot: LotId) -> String {
+pub(crate) fn lot_key(input: &EngineInput, lot: LotId) -> String {
     let key = input
         .rows
         .get(lot.row as usize)
@@ -45,7 +45,7 @@ fn principal_disposal(tx: SpotTxType) -> Option<DisposalLeg> {
     }
 }
 
-pub(super) fn engine(input: &EngineInput) -> EngineOutput {
+pub(crate) fn engine(input: &EngineInput) -> EngineOutput {
     let rows = &input.rows;
     let tz = FiscalTimezone::EuropeMadrid;
     let order = super::super::movements::ledger_order(rows);
@@ -56,7 +56,10 @@ pub(super) fn engine(input: &EngineInput) -> EngineOutput {
         lot_id: LotId { row, k },
         asset,
         account_id: account,
-        origin_type: SpotTxType::Buy,
+        origin_type: match &rows[row as usize].row.tx_type {
+            TxType::Spot(tx) => *tx,
+            TxType::Unknown { .. } => SpotTxType::Buy,
+        },
         carried_from: None,
         acquired_at: qk.acquired_at,
         acquired_on: tz.fiscal_date(qk.acquired_at),
