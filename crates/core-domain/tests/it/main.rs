@@ -1,4 +1,6 @@
 //! Integration tests of core-domain: the worked examples of `domain.md` §17 and the engine's
 //! properties of §16.
 
+mod custody_examples;
 mod examples;
+mod quality_examples;
