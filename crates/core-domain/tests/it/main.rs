@@ -3,4 +3,5 @@
 
 mod custody_examples;
 mod examples;
+mod properties;
 mod quality_examples;
