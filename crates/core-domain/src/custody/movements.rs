@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
+use super::fast_hash::FastMap;
 use super::{Location, Movement, MovementBasis, MovementPart};
 use crate::asset::Asset;
 use crate::engine::EffectiveRow;
@@ -23,20 +24,13 @@ enum Direction {
     In,
 }
 
-/// The transfer leg of a row: TRANSFER_OUT with a crypto `out`, or TRANSFER_IN with a crypto
-/// `in`. Unknown rows and every other type are not legs.
+/// The transfer leg of a row: TRANSFER_OUT with its `out`, or TRANSFER_IN with its `in` (crypto
+/// by the shape rules: a row violating them reaches the engine as `Unknown`). Unknown rows and
+/// every other type are not legs.
 fn leg(row: &EffectiveRow) -> Option<(Direction, AssetAmount)> {
     match row.row.tx_type {
-        TxType::Spot(SpotTxType::TransferOut) => row
-            .row
-            .outflow
-            .filter(|a| a.asset.is_crypto())
-            .map(|a| (Direction::Out, a)),
-        TxType::Spot(SpotTxType::TransferIn) => row
-            .row
-            .inflow
-            .filter(|a| a.asset.is_crypto())
-            .map(|a| (Direction::In, a)),
+        TxType::Spot(SpotTxType::TransferOut) => row.row.outflow.map(|a| (Direction::Out, a)),
+        TxType::Spot(SpotTxType::TransferIn) => row.row.inflow.map(|a| (Direction::In, a)),
         _ => None,
     }
 }
@@ -289,7 +283,7 @@ impl<'a> Resolver<'a> {
     /// `o − i ≤ tolerance` and `|Δt| ≤ 72 h`; each in-leg pairs once.
     fn auto_pair(&mut self, legs: &[u32]) -> DomainResult<()> {
         // Per asset, the unresolved in-legs in ledger order (hence sorted by instant).
-        let mut candidates: HashMap<Asset, Candidates> = HashMap::new();
+        let mut candidates: FastMap<Asset, Candidates> = FastMap::default();
         for &r in legs {
             if self.is_resolved(r) {
                 continue;
