@@ -922,15 +922,10 @@ impl LotView<'_> {
 
     /// `unit_cost` (`UNIT_PRICE`) or `"unknown"`.
     pub fn unit_cost(&self) -> String {
-        match self.lot.acquisition_value {
-            Some(value) if !self.lot.original_quantity.is_zero() => {
-                value.checked_div(self.lot.original_quantity).map_or_else(
-                    || "unknown".to_owned(),
-                    |unit| num::format(unit, OutputClass::UnitPrice),
-                )
-            }
-            _ => "unknown".to_owned(),
-        }
+        self.lot.unit_cost().map_or_else(
+            || "unknown".to_owned(),
+            |unit| num::format(unit, OutputClass::UnitPrice),
+        )
     }
 
     /// `OPEN`, `PARTIAL` or `CLOSED`.
