@@ -155,7 +155,7 @@ fn queue_ordered(lots: &[crate::engine::Lot]) -> bool {
 struct Index<'a> {
     input: &'a EngineInput,
     output: &'a EngineOutput,
-    order: Vec<u32>,
+    order: std::borrow::Cow<'a, [u32]>,
     /// Rank of each lot in `(asset, queue_key)` order; pieces sort by it.
     rank_of_lot: Vec<u32>,
     lot_of_rank: Vec<u32>,
@@ -171,9 +171,9 @@ impl<'a> Index<'a> {
     fn new(input: &'a EngineInput, output: &'a EngineOutput) -> Self {
         let rows = input.rows.len();
         let order = if output.ledger_order.len() == rows {
-            output.ledger_order.clone()
+            std::borrow::Cow::Borrowed(output.ledger_order.as_slice())
         } else {
-            ledger_order(&input.rows)
+            std::borrow::Cow::Owned(ledger_order(&input.rows))
         };
         let lots = &output.lots;
         let sorted = queue_ordered(lots);
