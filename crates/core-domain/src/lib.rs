@@ -7,6 +7,7 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod asset;
+pub mod custody;
 pub mod derivatives;
 pub mod effective;
 pub mod engine;
@@ -16,6 +17,7 @@ pub mod ledger;
 pub mod market;
 pub mod num;
 pub mod overrides;
+pub mod quality;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod time;
