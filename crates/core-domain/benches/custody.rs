@@ -3,6 +3,10 @@
 //!
 //! `cargo bench -p core-domain --bench custody` measures 100k rows; set `CARTERA_BENCH_1M=1`
 //! to also measure one 1M-row ledger.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests and benches read their knobs from the environment"
+)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -3,6 +3,10 @@
 //! `cargo bench -p core-domain --bench engine` measures the engine over 100k rows. Set
 //! `CARTERA_BENCH_1M=1` to also measure one 1M-row ledger (the ≤ 1 s target); the 1M group
 //! takes a few runs only, since generating its market data dominates the wall time.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests and benches read their knobs from the environment"
+)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -266,7 +266,7 @@ struct Engine<'a> {
     settings: &'a EngineSettings,
     lots: Vec<Lot>,
     queues: Vec<Queue>,
-    asset_index: HashMap<Asset, u32, BuildAssetHasher>,
+    asset_index: HashMap<Asset, u32, BuildAssetHasher>, // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
     operations: Vec<Operation>,
     slices: Vec<Slice>,
     income: Vec<IncomeReceipt>,
@@ -282,7 +282,7 @@ impl<'a> Engine<'a> {
             settings,
             lots: Vec::with_capacity(input.rows.len()),
             queues: Vec::new(),
-            asset_index: HashMap::default(),
+            asset_index: HashMap::default(), // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
             operations: Vec::with_capacity(input.rows.len()),
             // About 1.2 slices per row in realistic ledgers; one growth step at most.
             slices: Vec::with_capacity(input.rows.len().saturating_add(input.rows.len() / 2)),

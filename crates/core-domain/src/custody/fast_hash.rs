@@ -55,6 +55,6 @@ impl Hasher for FastHasher {
 }
 
 /// A hash map with [`FastHasher`].
-pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
 /// A hash set with [`FastHasher`].
-pub(super) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>;
+pub(super) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed

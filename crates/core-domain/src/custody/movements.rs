@@ -127,7 +127,7 @@ impl<'a> Resolver<'a> {
         if links.is_empty() {
             return Ok(());
         }
-        let by_key: HashMap<&str, u32> = self
+        let by_key: HashMap<&str, u32> = self // tidy:hash-ok: row-key lookup; never iterated
             .rows
             .iter()
             .enumerate()
@@ -227,7 +227,7 @@ impl<'a> Resolver<'a> {
             out_row: u32,
             in_row: u32,
         }
-        let mut groups: HashMap<&str, Group> = HashMap::new();
+        let mut groups: HashMap<&str, Group> = HashMap::new(); // tidy:hash-ok: the pairs are sorted before use
         for &r in legs {
             if self.is_resolved(r) {
                 continue;

@@ -1,5 +1,9 @@
 //! Integration tests of core-domain: the worked examples of `domain.md` §17, value precedence,
 //! overrides and the engine's properties of §16.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests and benches read their knobs from the environment"
+)]
 
 mod custody_examples;
 mod examples;
