@@ -7,8 +7,10 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod asset;
+pub mod compare;
 pub mod engine;
 pub mod error;
+pub mod irpf;
 pub mod ledger;
 pub mod num;
 pub mod overrides;

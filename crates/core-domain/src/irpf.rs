@@ -1,0 +1,127 @@
+//! The Spanish IRPF year computation (`irpf.md`): classification of the engine's records,
+//! year balances, integration and compensation with carry-forward items across years, the
+//! savings-scale estimate, the year report with its Modelo 100 rows and annex, the art. 33.5
+//! review list and the year-end holdings of Modelos 721 and 714.
+//!
+//! It reads the fiscal engine's output (`domain.md` §8.9) and never re-implements matching.
+//! Every multi-year figure is computed in one pass from `start_year` to the requested year.
+
+pub mod annex;
+pub mod art_33_5;
+pub mod balances;
+pub mod classification;
+pub mod compensation;
+pub mod modelo100;
+pub mod report;
+pub mod scale;
+pub mod settings;
+pub mod year_end;
+
+use std::collections::BTreeMap;
+
+use crate::engine::{EngineInput, EngineOutput};
+use crate::error::DomainResult;
+use crate::ledger::{Account, AccountId};
+
+pub use balances::{SliceClass, YearBalances};
+pub use classification::{Base, Holding, LotIndex};
+pub use compensation::{CarryItem, CarrySource, Nature, YearCompensation};
+pub use report::{IrpfYearReport, Summary, Warning};
+pub use settings::{CarryKind, DeclaredCarryForward, IrpfSettings, Modelo721Filed};
+
+/// Everything the IRPF computation reads.
+#[derive(Clone, Copy, Debug)]
+pub struct IrpfInput<'a> {
+    /// The engine's input (row keys, accounts and futures contracts).
+    pub engine_input: &'a EngineInput,
+    /// The engine's output.
+    pub output: &'a EngineOutput,
+    /// The account forest (names, custody kinds).
+    pub accounts: &'a [Account],
+    /// IRPF settings.
+    pub settings: &'a IrpfSettings,
+}
+
+/// The prepared computation: lot index, slice classes and every year's balances, built once
+/// and linear in the number of records.
+#[derive(Clone, Debug)]
+pub struct IrpfComputation<'a> {
+    /// The input.
+    pub input: IrpfInput<'a>,
+    /// Lots by id.
+    pub lots: LotIndex,
+    /// One class per slice of the engine output.
+    pub classes: Vec<SliceClass>,
+    /// Balances of every year that has an item.
+    pub balances: BTreeMap<i32, YearBalances>,
+    /// Fiscal year of the earliest row (spot or futures).
+    pub earliest_year: Option<i32>,
+}
+
+impl<'a> IrpfComputation<'a> {
+    /// Prepares the computation.
+    pub fn new(input: IrpfInput<'a>) -> DomainResult<Self> {
+        let lots = LotIndex::new(&input.output.lots);
+        let classes = balances::classify_slices(input.output, &lots);
+        let balances = balances::year_balances(input.output, &classes)?;
+        let tz = input.settings.fiscal_timezone;
+        let spot = input.engine_input.rows.iter().map(|r| r.row.instant);
+        let futures = input.engine_input.futures.iter().map(|f| f.instant);
+        let earliest_year = spot
+            .chain(futures)
+            .min()
+            .map(|instant| classification::fiscal_year(tz.fiscal_date(instant)));
+        Ok(Self {
+            input,
+            lots,
+            classes,
+            balances,
+            earliest_year,
+        })
+    }
+
+    /// `irpf.start_year`, defaulting to the year of the earliest row (or `year` for an empty
+    /// ledger).
+    pub fn start_year(&self, year: i32) -> i32 {
+        self.input
+            .settings
+            .start_year
+            .or(self.earliest_year)
+            .unwrap_or(year)
+    }
+
+    /// Validated settings for a report of `year`.
+    pub fn validated(&self, year: i32) -> DomainResult<settings::ValidatedSettings> {
+        settings::validate(self.input.settings, self.start_year(year))
+    }
+
+    /// The compensation of every year from `first` to `last` (one pass from `start_year`).
+    pub fn compensations(
+        &self,
+        first: i32,
+        last: i32,
+    ) -> DomainResult<BTreeMap<i32, YearCompensation>> {
+        let validated = self.validated(last)?;
+        compensation::run_years(&self.balances, &validated, first, last)
+    }
+
+    /// The name of an account (its id when unknown).
+    pub fn account_name(&self, id: AccountId) -> String {
+        self.input
+            .accounts
+            .iter()
+            .find(|a| a.id == id)
+            .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
+    }
+
+    /// The year report of `irpf.md` §7 (without year-end holdings; see
+    /// [`report::build_year_report`] to add them).
+    pub fn year_report(&self, year: i32) -> DomainResult<IrpfYearReport> {
+        report::build_year_report(self, year, None)
+    }
+}
+
+/// Convenience: prepares the computation and builds the report of `year`.
+pub fn irpf_year_report(input: IrpfInput<'_>, year: i32) -> DomainResult<IrpfYearReport> {
+    IrpfComputation::new(input)?.year_report(year)
+}
