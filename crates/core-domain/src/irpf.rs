@@ -12,6 +12,7 @@ pub mod balances;
 pub mod classification;
 pub mod compensation;
 pub mod modelo100;
+pub mod render;
 pub mod report;
 pub mod scale;
 pub mod settings;
