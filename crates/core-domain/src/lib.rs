@@ -8,6 +8,7 @@
 
 pub mod asset;
 pub mod compare;
+pub mod custody;
 pub mod derivatives;
 pub mod effective;
 pub mod engine;
