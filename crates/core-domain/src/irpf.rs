@@ -122,6 +122,26 @@ impl<'a> IrpfComputation<'a> {
     }
 }
 
+impl IrpfComputation<'_> {
+    /// The year report with its year-end holdings (`irpf.md` §10) from the snapshots of every
+    /// 31 December the Modelo 721 walk needs (see [`year_end::YearEndSnapshot::walk`]).
+    pub fn year_report_with_holdings(
+        &self,
+        year: i32,
+        snapshots: &[year_end::YearEndSnapshot],
+        close_eur: &dyn Fn(crate::asset::Asset, crate::time::Date) -> Option<rust_decimal::Decimal>,
+    ) -> DomainResult<IrpfYearReport> {
+        let holdings = year_end::year_end_holdings(
+            year,
+            self.input.accounts,
+            snapshots,
+            close_eur,
+            self.input.settings.modelo_721_last_filed.as_ref(),
+        )?;
+        report::build_year_report(self, year, Some(holdings))
+    }
+}
+
 /// Convenience: prepares the computation and builds the report of `year`.
 pub fn irpf_year_report(input: IrpfInput<'_>, year: i32) -> DomainResult<IrpfYearReport> {
     IrpfComputation::new(input)?.year_report(year)

@@ -155,8 +155,12 @@ fn write_report(out: &mut String, r: &IrpfYearReport) -> std::fmt::Result {
             fiat(a.result),
             a.included,
             flags_cell(a.quality_flags),
-            opt(a.transmission_provenance.map(crate::engine::Provenance::as_str)),
-            opt(a.acquisition_provenance.map(crate::engine::Provenance::as_str)),
+            opt(a
+                .transmission_provenance
+                .map(crate::engine::Provenance::as_str)),
+            opt(a
+                .acquisition_provenance
+                .map(crate::engine::Provenance::as_str)),
             opt(a.price.map(|p| num::format(p, OutputClass::UnitPrice))),
             opt(a.price_currency),
             opt(a.price_date),
@@ -256,7 +260,12 @@ fn write_report(out: &mut String, r: &IrpfYearReport) -> std::fmt::Result {
     ] {
         write!(out, "  {name} {}", num::fiat(block.total))?;
         for (asset, quantity, value) in &block.per_asset {
-            write!(out, " {asset} {} {}", num::quantity(*quantity), num::fiat(*value))?;
+            write!(
+                out,
+                " {asset} {} {}",
+                num::quantity(*quantity),
+                num::fiat(*value)
+            )?;
         }
         writeln!(out)?;
     }
@@ -344,7 +353,12 @@ fn write_year_end(out: &mut String, h: &YearEndHoldings) -> std::fmt::Result {
         n.crypto_alone_exceeds_2m
     )?;
     for (asset, units, value) in &n.per_asset {
-        writeln!(out, "    {asset} {} {}", num::quantity(*units), fiat(*value))?;
+        writeln!(
+            out,
+            "    {asset} {} {}",
+            num::quantity(*units),
+            fiat(*value)
+        )?;
     }
     Ok(())
 }

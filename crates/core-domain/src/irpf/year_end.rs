@@ -12,10 +12,14 @@ use shared_types::CustodyKind;
 
 use super::settings::Modelo721Filed;
 use crate::asset::Asset;
+use crate::custody::{HoldingsAt, Location, holdings_at};
+use crate::engine::{EngineInput, EngineOutput};
 use crate::error::DomainResult;
 use crate::ledger::{Account, AccountId};
 use crate::num;
+use crate::overrides::CustodyLink;
 use crate::time::Date;
+use crate::time::FiscalTimezone;
 
 /// Where a year-end balance sits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -46,6 +50,57 @@ pub struct YearEndSnapshot {
     pub year: i32,
     /// Balances per `(account, asset)`.
     pub balances: Vec<YearEndBalance>,
+}
+
+impl YearEndSnapshot {
+    /// The snapshot of `year` from the custody replay stopped at its 31 December
+    /// (`custody::holdings_at`).
+    pub fn from_holdings(year: i32, holdings: &HoldingsAt) -> Self {
+        let balances = holdings
+            .balances
+            .iter()
+            .map(|b| YearEndBalance {
+                account: match b.location {
+                    Location::Account(id) => HoldingAccount::Account(id),
+                    Location::OwnWallet(_) => HoldingAccount::OwnWallet,
+                },
+                asset: b.asset,
+                ledger_balance: b.ledger_balance,
+                gap: b.gap,
+            })
+            .collect();
+        Self { year, balances }
+    }
+
+    /// Runs `holdings_at(year-12-31)` and builds the snapshot.
+    pub fn at_year_end(
+        year: i32,
+        input: &EngineInput,
+        output: &EngineOutput,
+        accounts: &[Account],
+        links: &[CustodyLink],
+        timezone: FiscalTimezone,
+    ) -> DomainResult<Self> {
+        let cutoff = Date::from_ymd_opt(year, 12, 31).unwrap_or(Date::MAX);
+        let holdings = holdings_at(input, output, accounts, links, cutoff, timezone)?;
+        Ok(Self::from_holdings(year, &holdings))
+    }
+
+    /// The snapshots of every 31 December from 2023 to `year` (what the Modelo 721 walk reads),
+    /// plus `year` itself when earlier.
+    pub fn walk(
+        year: i32,
+        input: &EngineInput,
+        output: &EngineOutput,
+        accounts: &[Account],
+        links: &[CustodyLink],
+        timezone: FiscalTimezone,
+    ) -> DomainResult<Vec<Self>> {
+        (year.min(2023)..=year)
+            .filter(|y| *y == year || *y >= 2023)
+            .map(|y| Self::at_year_end(y, input, output, accounts, links, timezone))
+            .collect()
+    }
 }
 
 /// Name of the pseudo-custodian that gathers synthetic balances.

@@ -2,3 +2,4 @@
 //! properties of §16.
 
 mod examples;
+mod irpf_examples;
