@@ -15,7 +15,7 @@ mod movements;
 mod replay;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 use std::sync::Arc;
 

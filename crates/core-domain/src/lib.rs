@@ -19,6 +19,7 @@ pub mod ledger;
 pub mod market;
 pub mod num;
 pub mod overrides;
+pub mod quality;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod time;

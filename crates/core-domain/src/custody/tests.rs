@@ -8,15 +8,15 @@ use crate::num;
 use crate::overrides::{Counterparty, CustodyLink};
 use crate::time::{FiscalTimezone, Instant};
 
-mod support;
+pub(crate) mod support;
 
-use support::{engine, lot_key};
+pub(crate) use support::{engine, lot_key};
 
-const KRAKEN: AccountId = AccountId(1);
-const BITVAVO: AccountId = AccountId(2);
-const BINANCE: AccountId = AccountId(3);
+pub(crate) const KRAKEN: AccountId = AccountId(1);
+pub(crate) const BITVAVO: AccountId = AccountId(2);
+pub(crate) const BINANCE: AccountId = AccountId(3);
 
-fn accounts() -> Vec<Account> {
+pub(crate) fn accounts() -> Vec<Account> {
     [
         (KRAKEN, "Kraken"),
         (BITVAVO, "Bitvavo"),
@@ -33,19 +33,19 @@ fn accounts() -> Vec<Account> {
     .collect()
 }
 
-fn dec(text: &str) -> Decimal {
+pub(crate) fn dec(text: &str) -> Decimal {
     num::parse_decimal("test", text, true).unwrap()
 }
 
-fn at(text: &str) -> Instant {
+pub(crate) fn at(text: &str) -> Instant {
     Instant::parse(text).unwrap()
 }
 
-fn asset(symbol: &str) -> Asset {
+pub(crate) fn asset(symbol: &str) -> Asset {
     Asset::new(symbol).unwrap()
 }
 
-fn amount(text: &str) -> AssetAmount {
+pub(crate) fn amount(text: &str) -> AssetAmount {
     let (q, a) = text.split_once(' ').unwrap();
     AssetAmount {
         asset: asset(a),
@@ -55,7 +55,7 @@ fn amount(text: &str) -> AssetAmount {
 
 /// A row: `in`/`out`/`fee` as `"0.5 BTC"` or "".
 #[allow(clippy::too_many_arguments)] // Mirrors the columns of the spec's example tables.
-fn row(
+pub(crate) fn row(
     key: &str,
     seq: u64,
     account: AccountId,
@@ -95,7 +95,7 @@ fn with_group(mut r: EffectiveRow, group: &str) -> EffectiveRow {
     r
 }
 
-fn out_leg(
+pub(crate) fn out_leg(
     key: &str,
     seq: u64,
     account: AccountId,
@@ -115,7 +115,7 @@ fn out_leg(
     )
 }
 
-fn in_leg(
+pub(crate) fn in_leg(
     key: &str,
     seq: u64,
     account: AccountId,
@@ -705,7 +705,7 @@ fn d5_rows() -> Vec<EffectiveRow> {
 }
 
 /// Location rows as `"<lot> <account> <qty>"`.
-fn pieces(input: &EngineInput, rows: &[LocationRow]) -> Vec<String> {
+pub(crate) fn pieces(input: &EngineInput, rows: &[LocationRow]) -> Vec<String> {
     rows.iter()
         .map(|r| {
             format!(
@@ -719,7 +719,7 @@ fn pieces(input: &EngineInput, rows: &[LocationRow]) -> Vec<String> {
 }
 
 /// Balances as `"<account> <asset> <ledger> <custody> <gap>"`.
-fn balances(rows: &[CustodyBalance]) -> Vec<String> {
+pub(crate) fn balances(rows: &[CustodyBalance]) -> Vec<String> {
     rows.iter()
         .map(|b| {
             format!(
@@ -734,7 +734,7 @@ fn balances(rows: &[CustodyBalance]) -> Vec<String> {
         .collect()
 }
 
-fn run(
+pub(crate) fn run(
     rows: Vec<EffectiveRow>,
     links: &[CustodyLink],
 ) -> (EngineInput, EngineOutput, CustodyOutput) {
