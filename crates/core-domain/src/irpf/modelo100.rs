@@ -204,6 +204,3 @@ pub fn build_modelo100(
         economic_activity: block(income, IncomeBucket::Activity)?,
     })
 }
-
-#[cfg(test)]
-mod tests;

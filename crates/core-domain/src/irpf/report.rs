@@ -897,6 +897,3 @@ pub fn build_year_report(
         assumptions: ASSUMPTIONS.to_vec(),
     })
 }
-
-#[cfg(test)]
-mod tests;

@@ -74,7 +74,10 @@ fn i1_from_balances() {
         2013,
         2014,
     );
-    assert_eq!(figures(&all[&2013]), ["0.00", "0.00", "0.00", "57.50", "57.50", "0.00"]);
+    assert_eq!(
+        figures(&all[&2013]),
+        ["0.00", "0.00", "0.00", "57.50", "57.50", "0.00"]
+    );
     assert!(all[&2013].general_absorption_unknown);
     assert_eq!(
         figures(&all[&2014]),
@@ -140,10 +143,30 @@ fn phase_one_and_older_items_share_one_cross_room() {
 #[test]
 fn oldest_first_and_kind_order_within_a_year() {
     let mut items = vec![
-        CarryItem::new(2019, CarryKind::GeneralGp, d("10.00"), CarrySource::Declared),
-        CarryItem::new(2019, CarryKind::SavingsRcm, d("10.00"), CarrySource::Declared),
-        CarryItem::new(2019, CarryKind::SavingsGp, d("100.00"), CarrySource::Declared),
-        CarryItem::new(2018, CarryKind::SavingsGp, d("100.00"), CarrySource::Declared),
+        CarryItem::new(
+            2019,
+            CarryKind::GeneralGp,
+            d("10.00"),
+            CarrySource::Declared,
+        ),
+        CarryItem::new(
+            2019,
+            CarryKind::SavingsRcm,
+            d("10.00"),
+            CarrySource::Declared,
+        ),
+        CarryItem::new(
+            2019,
+            CarryKind::SavingsGp,
+            d("100.00"),
+            CarrySource::Declared,
+        ),
+        CarryItem::new(
+            2018,
+            CarryKind::SavingsGp,
+            d("100.00"),
+            CarrySource::Declared,
+        ),
     ];
     let c = compensate_year(2020, bal("150.00", "0", "40.00", "3.00"), &mut items, None).unwrap();
     assert_eq!(
@@ -153,12 +176,11 @@ fn oldest_first_and_kind_order_within_a_year() {
             "2019 SAVINGS_GP DECLARED SAME 50.00",
             "2019 SAVINGS_RCM DECLARED SAME 10.00",
             "2019 GENERAL_GP DECLARED SAME 3.00",
-            "2019 SAVINGS_GP DECLARED CROSS 7.50",
+            "2019 SAVINGS_GP DECLARED CROSS 10.00",
         ]
     );
-    // Cross room 25 % × 40.00 = 10.00 … but R after same nature is 30.00 and the GP item has
-    // 50.00 left: limited by the room net of nothing used in phase 1 → 10.00? R⁺ is 40.00.
-    assert_eq!(fiat(c.savings_base_after), "22.50");
+    // Cross room is 25 % of R⁺ = 40.00 before any compensation: 10.00; R = 40 − 10 − 10.
+    assert_eq!(fiat(c.savings_base_after), "20.00");
 }
 
 #[test]

@@ -80,7 +80,11 @@ fn last_filed_721_must_be_2023_or_later() {
 
 #[test]
 fn carry_kinds_round_trip() {
-    for kind in [CarryKind::SavingsGp, CarryKind::SavingsRcm, CarryKind::GeneralGp] {
+    for kind in [
+        CarryKind::SavingsGp,
+        CarryKind::SavingsRcm,
+        CarryKind::GeneralGp,
+    ] {
         assert_eq!(CarryKind::parse(kind.as_str()), Some(kind));
     }
     assert_eq!(CarryKind::parse("savings_gp"), None);
