@@ -11,8 +11,8 @@ use core_domain::irpf::{
 };
 use core_domain::num::{fiat, quantity};
 use core_domain::testkit::{
-    Ledger, Outcome, airdrop, asset, buy, dec, future, mining, reward, sell, staking, swap,
-    transfer_in, transfer_out,
+    Ledger, Outcome, RowSpec, airdrop, asset, buy, dec, edit, fork, future, migration, mining,
+    reward, sell, staking, swap, transfer_in, transfer_out,
 };
 use core_domain::{Asset, Date};
 use shared_types::{CustodyKind, FuturesKind};
@@ -155,8 +155,14 @@ fn i1_short_term_loss_carried_into_short_term_gain() {
     );
     let audit = &r2013.audit_trail[0];
     assert_eq!(audit.slice_id, "E:a2:P:0");
-    assert_eq!(audit.holding.map(|h| h.as_str()), Some("SHORT"));
-    assert_eq!(audit.base.map(|b| b.as_str()), Some("GENERAL"));
+    assert_eq!(
+        audit.holding.map(core_domain::irpf::Holding::as_str),
+        Some("SHORT")
+    );
+    assert_eq!(
+        audit.base.map(core_domain::irpf::Base::as_str),
+        Some("GENERAL")
+    );
 
     let r2014 = report(&outcome, &settings, 2014);
     check_summary(
@@ -745,6 +751,8 @@ fn i6_settings() -> IrpfSettings {
     }
 }
 
+// The example is one story (report, art. 33.5 list, comparison); it reads best in one piece.
+#[allow(clippy::too_many_lines)]
 #[test]
 fn i6_incomplete_year_reacquisition_warning_and_comparison() {
     let outcome = i6();
@@ -913,6 +921,7 @@ fn i7() -> Outcome {
 }
 
 fn i7_close(a: Asset, d: Date) -> Option<rust_decimal::Decimal> {
+    use chrono::Datelike;
     let table = [
         ("BTC", 2024, "89031.24"),
         ("ETH", 2024, "3200.00"),
@@ -921,7 +930,6 @@ fn i7_close(a: Asset, d: Date) -> Option<rust_decimal::Decimal> {
         ("BTC", 2026, "140000.00"),
         ("ETH", 2026, "3500.00"),
     ];
-    use chrono::Datelike;
     table
         .iter()
         .find(|(s, y, _)| asset(s) == a && *y == d.year() && d.month() == 12 && d.day() == 31)
@@ -1012,4 +1020,308 @@ fn i7_year_end_holdings_for_modelo_721_and_714() {
     insta::assert_snapshot!("i7_2024", render_year_end(&h2024));
     insta::assert_snapshot!("i7_2025", render_year_end(&h2025));
     insta::assert_snapshot!("i7_2026", render_year_end(&h2026));
+}
+
+#[test]
+fn fork_migration_and_crypto_collateral_warnings() {
+    let outcome = Ledger::new()
+        .row(fork("k1", "Wallet", "2021-01-01T10:00:00Z").inflow("1", "BCH"))
+        .row(
+            sell("k2", "Wallet", "2021-02-01T10:00:00Z")
+                .inflow("100.00", "EUR")
+                .outflow("1", "BCH"),
+        )
+        .row(
+            buy("k3", "Wallet", "2021-02-02T10:00:00Z")
+                .inflow("10", "LEND")
+                .outflow("50.00", "EUR"),
+        )
+        .row(
+            migration("k4", "Wallet", "2021-03-01T10:00:00Z")
+                .outflow("10", "LEND")
+                .inflow("0.1", "AAVE"),
+        )
+        .future(
+            future(
+                "k5",
+                "Binance:futures",
+                FuturesKind::Trade,
+                "BTCUSDT",
+                "2021-04-01T12:00:00Z",
+            )
+            .settle("BTC")
+            .pnl("0.001"),
+        )
+        .price("2021-04-01", "BTC", "50000.00", "EUR")
+        .run();
+    let r = report(&outcome, &IrpfSettings::default(), 2021);
+    assert_eq!(
+        warnings(&r),
+        [
+            "FORK_ZERO_COST",
+            "MIGRATION_NOT_TAXED",
+            "DERIVATIVES_COLLATERAL_NOT_TRACKED"
+        ]
+    );
+    assert_eq!(fiat(r.summary.capital_gains), "150.00");
+    assert_eq!(
+        r.audit_trail.len(),
+        1,
+        "migration slices are not in the audit trail"
+    );
+    assert_eq!(modelo_rows(&r), ["SAVINGS BCH F GAIN 100.00 0.00 - 100.00"]);
+}
+
+#[test]
+fn missing_fx_rates_count_as_unconvertible() {
+    let outcome = Ledger::new()
+        .row(
+            staking("m1", "Kraken", "2021-05-01T10:00:00Z")
+                .inflow("1", "DOT")
+                .stated_value("10.00", "USD"),
+        )
+        .row(
+            buy("m2", "Kraken", "2021-05-02T10:00:00Z")
+                .inflow("1", "ETH")
+                .outflow("1000.00", "USD"),
+        )
+        .row(
+            sell("m3", "Kraken", "2021-06-01T10:00:00Z")
+                .inflow("2000.00", "EUR")
+                .outflow("1", "ETH"),
+        )
+        .run();
+    let r = report(&outcome, &IrpfSettings::default(), 2021);
+    let c = &r.completeness;
+    assert_eq!(
+        (
+            c.unconvertible_count,
+            c.excluded_flagged_events,
+            c.excluded_unresolved_income
+        ),
+        (2, 0, 0)
+    );
+    assert_eq!(c.status.render(), "INCOMPLETE [unconvertible_events]");
+    assert_eq!(warnings(&r), ["INCOMPLETE"]);
+    check_summary(&r, ["0.00"; 16]);
+}
+
+#[test]
+fn years_without_a_scale_before_start_and_expired_declarations() {
+    let outcome = Ledger::new()
+        .row(
+            buy("n1", "Kraken", "2027-01-02T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("100.00", "EUR"),
+        )
+        .row(
+            sell("n2", "Kraken", "2027-02-02T10:00:00Z")
+                .inflow("150.00", "EUR")
+                .outflow("1", "BTC"),
+        )
+        .run();
+    let r = report(&outcome, &IrpfSettings::default(), 2027);
+    assert_eq!(r.summary.estimated_irpf, None);
+    assert_eq!(r.summary.formatted()[5], "null");
+    assert_eq!(warnings(&r), ["NO_SAVINGS_SCALE"]);
+    let settings = IrpfSettings {
+        start_year: Some(2026),
+        declared_carry_forwards: vec![
+            DeclaredCarryForward {
+                origin_year: 2021,
+                kind: CarryKind::SavingsGp,
+                amount: dec("10.00"),
+            },
+            DeclaredCarryForward {
+                origin_year: 2023,
+                kind: CarryKind::SavingsGp,
+                amount: dec("20.00"),
+            },
+        ],
+        ..IrpfSettings::default()
+    };
+    let r = report(&outcome, &settings, 2027);
+    assert_eq!(
+        warnings(&r),
+        ["NO_SAVINGS_SCALE", "DECLARED_CARRY_FORWARD_EXPIRED"]
+    );
+    assert_eq!(used(&r), ["2023 SAVINGS_GP DECLARED SAME 20.00"]);
+    let r = report(&outcome, &settings, 2025);
+    assert_eq!(warnings(&r), ["YEAR_BEFORE_START"]);
+}
+
+#[test]
+fn manual_values_and_non_currency_swaps() {
+    let outcome = Ledger::new()
+        .row(
+            buy("o1", "Kraken", "2023-01-02T10:00:00Z")
+                .inflow("1", "ETH")
+                .outflow("1000.00", "EUR"),
+        )
+        .row(
+            swap("o2", "Kraken", "2023-02-02T10:00:00Z")
+                .inflow("5", "NFTX")
+                .outflow("0.5", "ETH")
+                .stated_value("700.00", "EUR"),
+        )
+        .row(
+            sell("o3", "Kraken", "2023-03-02T10:00:00Z")
+                .inflow("300.00", "EUR")
+                .outflow("0.5", "ETH"),
+        )
+        .edit(edit("o3").value("400.00", "EUR"))
+        .non_currency_asset("NFTX")
+        .run();
+    let r = report(&outcome, &IrpfSettings::default(), 2023);
+    assert_eq!(
+        modelo_rows(&r),
+        [
+            "SAVINGS ETH F LOSS 400.00 500.00 100.00 -",
+            "SAVINGS ETH O GAIN 700.00 500.00 - 200.00",
+        ]
+    );
+    assert_eq!(r.completeness.manual_value_count, 1);
+    assert_eq!(
+        r.audit_trail[1]
+            .transmission_provenance
+            .map(core_domain::engine::Provenance::as_str),
+        Some("MANUAL")
+    );
+}
+
+mod properties {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// `(day, kind, asset, quantity cents, value cents, account)`.
+    type Op = (u32, u8, u8, u32, u32, u8);
+
+    const ASSETS: [&str; 3] = ["BTC", "ETH", "SOL"];
+    const ACCOUNTS: [&str; 2] = ["Kraken", "Bitstamp"];
+
+    fn instant(day: u32, i: usize) -> String {
+        let date = Date::from_ymd_opt(2021, 1, 1).unwrap() + chrono::Days::new(u64::from(day));
+        format!("{date}T{:02}:{:02}:00Z", 8 + i / 60 % 12, i % 60)
+    }
+
+    fn row(i: usize, op: Op) -> RowSpec {
+        let (day, kind, a, q, v, acc) = op;
+        let key = format!("r{i}");
+        let at = instant(day, i);
+        let account = ACCOUNTS[usize::from(acc) % 2];
+        let symbol = ASSETS[usize::from(a) % 3];
+        let other = ASSETS[(usize::from(a) + 1) % 3];
+        let quantity = rust_decimal::Decimal::new(i64::from(q) + 1, 2).to_string();
+        let value = rust_decimal::Decimal::new(i64::from(v) + 1, 2).to_string();
+        let spec = match kind % 5 {
+            0 => buy(&key, account, &at)
+                .inflow(&quantity, symbol)
+                .outflow(&value, "EUR"),
+            1 => sell(&key, account, &at)
+                .inflow(&value, "EUR")
+                .outflow(&quantity, symbol),
+            2 => swap(&key, account, &at)
+                .inflow(&quantity, other)
+                .outflow(&quantity, symbol)
+                .stated_value(&value, "EUR"),
+            3 => staking(&key, account, &at)
+                .inflow(&quantity, symbol)
+                .stated_value(&value, "EUR"),
+            _ => airdrop(&key, account, &at)
+                .inflow(&quantity, symbol)
+                .stated_value(&value, "EUR"),
+        };
+        spec.seq(i as u64 + 1)
+    }
+
+    fn ledger(ops: &[Op], order: &[usize]) -> Ledger {
+        let mut ledger = Ledger::new();
+        for &i in order {
+            ledger.push(row(i, ops[i]));
+        }
+        ledger
+    }
+
+    fn ops() -> impl Strategy<Value = Vec<Op>> {
+        proptest::collection::vec(
+            (0u32..1500, 0u8..5, 0u8..3, 0u32..300, 0u32..500_000, 0u8..2),
+            1..40,
+        )
+    }
+
+    fn reports(outcome: &Outcome) -> Vec<String> {
+        (2021..=2025)
+            .map(|y| render_text(&report(outcome, &IrpfSettings::default(), y)))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// Σ1809 − Σ1807 + derivative net = capital_gains − capital_losses, and the §7.1
+        /// identities hold every year.
+        #[test]
+        fn modelo100_rows_add_up_to_the_summary(ops in ops()) {
+            let order: Vec<usize> = (0..ops.len()).collect();
+            let outcome = ledger(&ops, &order).run();
+            for year in 2021..=2025 {
+                let r = report(&outcome, &IrpfSettings::default(), year);
+                let t = &r.modelo100.totals;
+                let derivatives = r.derivatives.contracts.iter().map(|c| c.net).sum::<rust_decimal::Decimal>();
+                let s = &r.summary;
+                prop_assert_eq!(t.total_gains - t.total_losses + derivatives, s.capital_gains - s.capital_losses);
+                prop_assert_eq!(s.net_patrimonial_result, s.savings_transmission_balance + s.general_short_term_balance);
+                prop_assert!(s.savings_base_after_compensation >= rust_decimal::Decimal::ZERO);
+                let zero = rust_decimal::Decimal::ZERO;
+                prop_assert!(s.savings_base_after_compensation
+                    <= s.savings_transmission_balance.max(zero) + s.savings_base_yields.max(zero));
+                let rows_sum: usize = r.modelo100.rows.iter().map(|row| row.slice_count).sum();
+                prop_assert_eq!(rows_sum, r.audit_trail.iter().filter(|a| a.included).count());
+            }
+        }
+
+        /// The report is identical under any re-ordering of the input rows (each keeps its seq).
+        #[test]
+        fn report_is_independent_of_input_order(ops in ops(), seed in any::<u64>()) {
+            let order: Vec<usize> = (0..ops.len()).collect();
+            let mut shuffled = order.clone();
+            // A deterministic Fisher–Yates driven by the seed.
+            let mut state = seed | 1;
+            for i in (1..shuffled.len()).rev() {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                shuffled.swap(i, (state % (i as u64 + 1)) as usize);
+            }
+            let a = reports(&ledger(&ops, &order).run());
+            let b = reports(&ledger(&ops, &shuffled).run());
+            prop_assert_eq!(a, b);
+        }
+
+        /// Adding transfers between own accounts changes no tax figure.
+        #[test]
+        fn transfers_between_own_accounts_are_neutral(ops in ops(), moves in proptest::collection::vec((0u32..1500, 0u8..3, 0u32..300), 0..10)) {
+            let order: Vec<usize> = (0..ops.len()).collect();
+            let base = ledger(&ops, &order);
+            let mut with_moves = base.clone();
+            for (j, (day, a, q)) in moves.iter().enumerate() {
+                let symbol = ASSETS[usize::from(*a) % 3];
+                let quantity = rust_decimal::Decimal::new(i64::from(*q) + 1, 2).to_string();
+                let i = 1000 + 2 * j;
+                with_moves.push(transfer_out(&format!("t{j}o"), "Kraken", &instant(*day, i)).outflow(&quantity, symbol).seq(i as u64));
+                with_moves.push(transfer_in(&format!("t{j}i"), "Bitstamp", &instant(*day, i + 1)).inflow(&quantity, symbol).seq(i as u64 + 1));
+            }
+            let a = base.run();
+            let b = with_moves.run();
+            for year in 2021..=2025 {
+                let ra = report(&a, &IrpfSettings::default(), year);
+                let rb = report(&b, &IrpfSettings::default(), year);
+                prop_assert_eq!(&ra.summary, &rb.summary);
+                prop_assert_eq!(&ra.modelo100, &rb.modelo100);
+                prop_assert_eq!(&ra.carry_forward, &rb.carry_forward);
+                prop_assert_eq!(&ra.completeness, &rb.completeness);
+            }
+        }
+    }
 }

@@ -242,9 +242,8 @@ proptest! {
     /// exceed the year's percentage, and the base stays within its bounds.
     #[test]
     fn carry_forward_invariants(years in proptest::collection::vec(balance_strategy(), 1..9)) {
-        let map: BTreeMap<i32, YearBalances> =
-            years.iter().enumerate().map(|(i, b)| (2015 + i as i32, *b)).collect();
-        let last = 2015 + years.len() as i32 - 1;
+        let map: BTreeMap<i32, YearBalances> = (2015..).zip(years.iter().copied()).collect();
+        let last = map.keys().last().copied().unwrap_or(2015);
         let valid = validate(&IrpfSettings::default(), 2015).unwrap();
         let all = run_years(&map, &valid, 2015, last).unwrap();
         let mut generated: BTreeMap<(i32, CarryKind), Decimal> = BTreeMap::new();
