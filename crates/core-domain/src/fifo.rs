@@ -298,8 +298,7 @@ impl<'a> Engine<'a> {
                 acquired_at: spot.instant,
                 seq: spot.seq,
                 k: 0,
-                creator_seq: spot.seq,
-                creator_k: 0,
+                tiebreak: 0,
             },
             original_quantity: inflow.quantity,
             remaining_quantity: inflow.quantity,
@@ -317,25 +316,27 @@ impl<'a> Engine<'a> {
     /// that inherit an older position).
     fn push_lot(&mut self, lot: Lot) {
         let queue = self.queue_of(lot.asset);
-        let key = lot.queue_key;
         let index = self.lots.len() as u32;
         self.lots.push(lot);
-        let lots = &self.lots;
+        let (lots, input) = (&self.lots, self.input);
         let Some(queue) = self.queues.get_mut(queue) else {
+            return;
+        };
+        let Some(new) = lots.get(index as usize) else {
             return;
         };
         let in_order = queue
             .lots
             .last()
             .and_then(|&last| lots.get(last as usize))
-            .is_none_or(|last| last.queue_key <= key);
+            .is_none_or(|last| queue_cmp(input, last, new).is_lt());
         if in_order {
             queue.lots.push(index);
         } else {
             let live = queue.lots.get(queue.head..).unwrap_or(&[]);
             let offset = live.partition_point(|&other| {
                 lots.get(other as usize)
-                    .is_some_and(|other| other.queue_key <= key)
+                    .is_some_and(|other| queue_cmp(input, other, new).is_lt())
             });
             queue.lots.insert(queue.head + offset, index);
         }
@@ -654,8 +655,7 @@ impl<'a> Engine<'a> {
                         acquired_at: source.queue_key.acquired_at,
                         seq: source.queue_key.seq,
                         k: source.queue_key.k,
-                        creator_seq: spot.seq,
-                        creator_k: k,
+                        tiebreak: 0,
                     },
                     original_quantity: quantity,
                     remaining_quantity: quantity,
@@ -678,8 +678,7 @@ impl<'a> Engine<'a> {
                         acquired_at: spot.instant,
                         seq: spot.seq,
                         k,
-                        creator_seq: spot.seq,
-                        creator_k: k,
+                        tiebreak: 0,
                     },
                     original_quantity: quantity,
                     remaining_quantity: quantity,
@@ -741,8 +740,10 @@ impl<'a> Engine<'a> {
         if self.needs_reorder {
             self.reorder_operations();
         }
+        let input = self.input;
         let mut lots = self.lots;
-        lots.sort_unstable_by_key(|lot| (lot.asset, lot.queue_key));
+        lots.sort_unstable_by(|a, b| a.asset.cmp(&b.asset).then_with(|| queue_cmp(input, a, b)));
+        assign_tiebreaks(&mut lots);
         let mut lot_index: Vec<(LotId, u32)> = lots
             .iter()
             .enumerate()
@@ -791,6 +792,40 @@ impl<'a> Engine<'a> {
         }
         self.operations = new_operations;
         self.slices = new_slices;
+    }
+}
+
+/// Queue order of two lots of one asset: `(acquired_at, seq, k)`, then the public lot id.
+fn queue_cmp(input: &EngineInput, a: &Lot, b: &Lot) -> std::cmp::Ordering {
+    let (ka, kb) = (a.queue_key, b.queue_key);
+    (ka.acquired_at, ka.seq, ka.k)
+        .cmp(&(kb.acquired_at, kb.seq, kb.k))
+        .then_with(|| {
+            if a.lot_id == b.lot_id {
+                std::cmp::Ordering::Equal
+            } else {
+                input
+                    .lot_public_id(a.lot_id)
+                    .cmp(&input.lot_public_id(b.lot_id))
+            }
+        })
+}
+
+/// Numbers lots that share `(asset, acquired_at, seq, k)` in their (sorted) order, so the
+/// derived order of `QueueKey` equals the queue order.
+fn assign_tiebreaks(lots: &mut [Lot]) {
+    let mut rank = 0;
+    let mut previous: Option<(Asset, Instant, u64, u32)> = None;
+    for lot in lots {
+        let key = lot.queue_key;
+        let triple = (lot.asset, key.acquired_at, key.seq, key.k);
+        rank = if previous == Some(triple) {
+            rank + 1
+        } else {
+            0
+        };
+        lot.queue_key.tiebreak = rank;
+        previous = Some(triple);
     }
 }
 

@@ -108,18 +108,35 @@ pub struct PriceRow {
     pub currency: Asset,
 }
 
-/// Candidate order within one date: EUR, USD, then other codes alphabetically.
+/// Candidate order within one date: EUR, USD, then other fiat codes alphabetically. The rank
+/// is the code's position in [`CURRENCY_ORDER`], so a stored close takes one byte for its
+/// currency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct CurrencyRank(u8, Asset);
+struct CurrencyRank(u8);
+
+/// Every fiat code in candidate order (EUR, USD, then alphabetical).
+static CURRENCY_ORDER: std::sync::LazyLock<Vec<Asset>> = std::sync::LazyLock::new(|| {
+    let mut others: Vec<Asset> = shared_types::FIAT_CODES
+        .iter()
+        .filter(|code| !matches!(**code, "EUR" | "USD"))
+        .filter_map(|code| Asset::new(code).ok())
+        .collect();
+    others.sort();
+    ["EUR", "USD"]
+        .iter()
+        .filter_map(|code| Asset::new(code).ok())
+        .chain(others)
+        .collect()
+});
 
 impl CurrencyRank {
-    fn of(currency: Asset) -> Self {
-        let class = match currency.as_str() {
-            "EUR" => 0,
-            "USD" => 1,
-            _ => 2,
-        };
-        Self(class, currency)
+    fn of(currency: Asset) -> Option<Self> {
+        let position = CURRENCY_ORDER.iter().position(|c| *c == currency)?;
+        u8::try_from(position).ok().map(Self)
+    }
+
+    fn currency(self) -> Option<Asset> {
+        CURRENCY_ORDER.get(usize::from(self.0)).copied()
     }
 }
 
@@ -170,19 +187,15 @@ impl PriceTable {
     pub fn new(rows: impl IntoIterator<Item = PriceRow>) -> DomainResult<Self> {
         let mut all: Vec<(Asset, Date, CurrencyRank, Decimal, usize)> = Vec::new();
         for (position, row) in rows.into_iter().enumerate() {
-            if row.close.is_sign_negative() && !row.close.is_zero() || !row.currency.is_fiat() {
+            let rank = CurrencyRank::of(row.currency);
+            let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
+            else {
                 return Err(DomainError::InvalidAmount {
                     field: format!("price {} {} {}", row.asset, row.date, row.currency),
                     text: row.close.to_string(),
                 });
-            }
-            all.push((
-                row.asset,
-                row.date,
-                CurrencyRank::of(row.currency),
-                row.close,
-                position,
-            ));
+            };
+            all.push((row.asset, row.date, rank, row.close, position));
         }
         all.sort_unstable_by_key(|a| (a.0, a.1, a.2, a.4));
         let mut series: Vec<(Asset, Vec<PricePoint>)> = Vec::new();
@@ -226,8 +239,11 @@ impl PriceTable {
                 .get(..end)
                 .unwrap_or(&[])
                 .partition_point(|(other, _, _)| *other < date);
-            for &(_, CurrencyRank(_, currency), close) in rows.get(start..end).unwrap_or(&[]) {
+            for &(_, rank, close) in rows.get(start..end).unwrap_or(&[]) {
                 candidates = true;
+                let Some(currency) = rank.currency() else {
+                    continue;
+                };
                 if let Some((close_eur, fx)) = rates.to_eur(close, currency, d)? {
                     return Ok(PriceLookup::Found {
                         close_eur,

@@ -143,8 +143,10 @@ fn d2_staking_in_usd_weekend_rate_missing_price_flagged_lot_first() {
         // The published ECB USD rates around the example's dates (eurofxref-hist.csv).
         .rate("2023-03-06", "USD", "1.0646")
         .rate("2023-04-06", "USD", "1.0915")
-        .rate("2023-04-11", "USD", "1.0904")
-        .rate("2022-05-09", "USD", "1.0564")
+        .rate("2023-04-05", "USD", "1.094")
+        .rate("2023-04-11", "USD", "1.0905")
+        .rate("2022-05-09", "USD", "1.0559")
+        .rate("2023-05-02", "USD", "1.0965")
         .run();
 
     let r1 = outcome.lot("L:d2r1:0");

@@ -3,3 +3,4 @@
 
 mod examples;
 mod irpf_examples;
+mod properties;
