@@ -57,6 +57,48 @@ pub struct IrpfComputation<'a> {
     pub balances: BTreeMap<i32, YearBalances>,
     /// Fiscal year of the earliest row (spot or futures).
     pub earliest_year: Option<i32>,
+    /// The records of each year, so a year's report is linear in that year's events.
+    pub by_year: BTreeMap<i32, YearIndex>,
+}
+
+/// Indices of one fiscal year's records in the engine output, each list in output order.
+#[derive(Clone, Debug, Default)]
+pub struct YearIndex {
+    /// Slices (all legs).
+    pub slices: Vec<u32>,
+    /// Disposal operations (all legs).
+    pub operations: Vec<u32>,
+    /// Income receipts.
+    pub income: Vec<u32>,
+    /// Derivative results.
+    pub derivatives: Vec<u32>,
+}
+
+static EMPTY_YEAR: YearIndex = YearIndex {
+    slices: Vec::new(),
+    operations: Vec::new(),
+    income: Vec::new(),
+    derivatives: Vec::new(),
+};
+
+fn index_years(output: &EngineOutput, classes: &[SliceClass]) -> BTreeMap<i32, YearIndex> {
+    let mut map: BTreeMap<i32, YearIndex> = BTreeMap::new();
+    for (i, class) in classes.iter().enumerate() {
+        map.entry(class.year).or_default().slices.push(i as u32);
+    }
+    for (i, op) in output.operations.iter().enumerate() {
+        let year = classification::fiscal_year(op.fiscal_date);
+        map.entry(year).or_default().operations.push(i as u32);
+    }
+    for (i, receipt) in output.income.iter().enumerate() {
+        let year = classification::fiscal_year(receipt.fiscal_date);
+        map.entry(year).or_default().income.push(i as u32);
+    }
+    for (i, derivative) in output.derivatives.iter().enumerate() {
+        let year = classification::fiscal_year(derivative.fiscal_date);
+        map.entry(year).or_default().derivatives.push(i as u32);
+    }
+    map
 }
 
 impl<'a> IrpfComputation<'a> {
@@ -72,12 +114,14 @@ impl<'a> IrpfComputation<'a> {
             .chain(futures)
             .min()
             .map(|instant| classification::fiscal_year(tz.fiscal_date(instant)));
+        let by_year = index_years(input.output, &classes);
         Ok(Self {
             input,
             lots,
             classes,
             balances,
             earliest_year,
+            by_year,
         })
     }
 
@@ -104,6 +148,23 @@ impl<'a> IrpfComputation<'a> {
     ) -> DomainResult<BTreeMap<i32, YearCompensation>> {
         let validated = self.validated(last)?;
         compensation::run_years(&self.balances, &validated, first, last)
+    }
+
+    /// The records of `year`.
+    pub fn year_index(&self, year: i32) -> &YearIndex {
+        self.by_year.get(&year).unwrap_or(&EMPTY_YEAR)
+    }
+
+    /// The slices of `year` with their classes, in slice order.
+    pub fn year_slices(
+        &self,
+        year: i32,
+    ) -> impl Iterator<Item = (&'a crate::engine::Slice, &SliceClass)> + '_ {
+        let slices = &self.input.output.slices;
+        self.year_index(year)
+            .slices
+            .iter()
+            .filter_map(move |&i| slices.get(i as usize).zip(self.classes.get(i as usize)))
     }
 
     /// The name of an account (its id when unknown).

@@ -56,8 +56,8 @@ pub fn art_33_5_list(comp: &IrpfComputation<'_>, year: i32) -> DomainResult<Vec<
     // Lots are ordered by (asset, queue_key): each asset's lots form one contiguous run.
     let lots = &output.lots;
     let mut entries = Vec::new();
-    for (slice, class) in output.slices.iter().zip(&comp.classes) {
-        if class.year != year || !slice.included {
+    for (slice, _) in comp.year_slices(year) {
+        if !slice.included {
             continue;
         }
         let Some(result) = slice.result else { continue };

@@ -5,11 +5,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rust_decimal::Decimal;
 
-use super::balances::SliceClass;
+use super::IrpfComputation;
 use super::classification::Base;
 use super::report::{ContractResult, Derivatives, Income};
 use crate::asset::Asset;
-use crate::engine::{Clave, EngineOutput, IncomeBucket};
+use crate::engine::{Clave, IncomeBucket};
 use crate::error::DomainResult;
 use crate::num;
 
@@ -122,17 +122,14 @@ fn block(income: &Income, bucket: IncomeBucket) -> DomainResult<IncomeBlock> {
 /// Builds the Modelo 100 output of `year`.
 pub fn build_modelo100(
     year: i32,
-    output: &EngineOutput,
-    classes: &[SliceClass],
+    comp: &IrpfComputation<'_>,
     income: &Income,
     derivatives: &Derivatives,
 ) -> DomainResult<Modelo100> {
     let ctx = "modelo 100";
     let mut groups: BTreeMap<(Base, Asset, Clave, Sign), Group> = BTreeMap::new();
-    for (slice, class) in output.slices.iter().zip(classes) {
-        if class.year != year {
-            continue;
-        }
+    let output = comp.input.output;
+    for (slice, class) in comp.year_slices(year) {
         let (Some(base), Some(result)) = (class.base, slice.result) else {
             continue;
         };

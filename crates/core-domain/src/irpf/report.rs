@@ -9,7 +9,7 @@ use shared_types::{QualityFlag, SpotTxType};
 use super::IrpfComputation;
 use super::annex::{AnnexLine, annex_lines};
 use super::art_33_5::{Art335Entry, art_33_5_list};
-use super::classification::{Base, Holding, fiscal_year};
+use super::classification::{Base, Holding};
 use super::compensation::{CarryAmount, CarryRemaining, CarryUse, YearCompensation};
 use super::modelo100::{Modelo100, build_modelo100};
 use super::scale::{BracketTax, savings_tax};
@@ -507,10 +507,7 @@ fn slice_facts(
 ) -> DomainResult<SliceFacts> {
     let output = comp.input.output;
     let mut facts = SliceFacts::default();
-    for (slice, class) in output.slices.iter().zip(&comp.classes) {
-        if class.year != year {
-            continue;
-        }
+    for (slice, class) in comp.year_slices(year) {
         let Some(op) = output.operations.get(slice.operation as usize) else {
             continue;
         };
@@ -601,8 +598,9 @@ fn excluded_operations(
 ) -> Vec<ExcludedOperation> {
     let output = comp.input.output;
     let mut excluded_operations = Vec::new();
-    for op in &output.operations {
-        if op.leg == DisposalLeg::Migration || fiscal_year(op.fiscal_date) != year {
+    let operations = comp.year_index(year).operations.iter();
+    for op in operations.filter_map(|&i| output.operations.get(i as usize)) {
+        if op.leg == DisposalLeg::Migration {
             continue;
         }
         let mut flags = op.flags;
@@ -645,10 +643,9 @@ fn income(
     .into_iter()
     .collect();
     let mut by_asset: BTreeMap<(IncomeBucket, Asset), (Decimal, Decimal)> = BTreeMap::new();
-    for receipt in &comp.input.output.income {
-        if fiscal_year(receipt.fiscal_date) != year {
-            continue;
-        }
+    let all = &comp.input.output.income;
+    let receipts_of_year = comp.year_index(year).income.iter();
+    for receipt in receipts_of_year.filter_map(|&i| all.get(i as usize)) {
         let (value, provenance) = match receipt.value {
             Valued::Known {
                 amount, provenance, ..
@@ -707,10 +704,9 @@ fn derivatives(
     let mut contracts: BTreeMap<(String, Asset), ContractResult> = BTreeMap::new();
     let mut unresolved = Vec::new();
     let mut crypto_collateral = false;
-    for derivative in &comp.input.output.derivatives {
-        if fiscal_year(derivative.fiscal_date) != year {
-            continue;
-        }
+    let all = &comp.input.output.derivatives;
+    let of_year = comp.year_index(year).derivatives.iter();
+    for derivative in of_year.filter_map(|&i| all.get(i as usize)) {
         let Some(row) = comp.input.engine_input.futures.get(derivative.row as usize) else {
             continue;
         };
@@ -825,13 +821,7 @@ pub fn build_year_report(
         counters.flagged,
         counters.unresolved_income,
     );
-    let modelo100 = build_modelo100(
-        year,
-        comp.input.output,
-        &comp.classes,
-        &income,
-        &derivatives,
-    )?;
+    let modelo100 = build_modelo100(year, comp, &income, &derivatives)?;
     let art = if comp.input.settings.art_33_5_warnings {
         Some(art_33_5_list(comp, year)?)
     } else {
