@@ -19,13 +19,14 @@ pub mod settings;
 pub mod year_end;
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, OnceLock};
 
 use crate::engine::{EngineInput, EngineOutput};
 use crate::error::DomainResult;
 use crate::ledger::{Account, AccountId};
 
 pub use balances::{SliceClass, YearBalances};
-pub use classification::{Base, Holding, LotIndex};
+pub use classification::{Base, Holding};
 pub use compensation::{CarryItem, CarrySource, Nature, YearCompensation};
 pub use report::{IrpfYearReport, Summary, Warning};
 pub use settings::{CarryKind, DeclaredCarryForward, IrpfSettings, Modelo721Filed};
@@ -49,8 +50,8 @@ pub struct IrpfInput<'a> {
 pub struct IrpfComputation<'a> {
     /// The input.
     pub input: IrpfInput<'a>,
-    /// Lots by id.
-    pub lots: LotIndex,
+    /// Lots whose root acquisition is a FORK, sorted.
+    pub fork_lots: Vec<crate::engine::LotId>,
     /// One class per slice of the engine output.
     pub classes: Vec<SliceClass>,
     /// Balances of every year that has an item.
@@ -59,6 +60,8 @@ pub struct IrpfComputation<'a> {
     pub earliest_year: Option<i32>,
     /// The records of each year, so a year's report is linear in that year's events.
     pub by_year: BTreeMap<i32, YearIndex>,
+    /// Shared row keys, built on the first report that needs them.
+    row_keys: OnceLock<Vec<Arc<str>>>,
 }
 
 /// Indices of one fiscal year's records in the engine output, each list in output order.
@@ -104,8 +107,8 @@ fn index_years(output: &EngineOutput, classes: &[SliceClass]) -> BTreeMap<i32, Y
 impl<'a> IrpfComputation<'a> {
     /// Prepares the computation.
     pub fn new(input: IrpfInput<'a>) -> DomainResult<Self> {
-        let lots = LotIndex::new(&input.output.lots);
-        let classes = balances::classify_slices(input.output, &lots);
+        let fork_lots = classification::fork_lots(input.output);
+        let classes = balances::classify_slices(input.output);
         let balances = balances::year_balances(input.output, &classes)?;
         let tz = input.settings.fiscal_timezone;
         let spot = input.engine_input.rows.iter().map(|r| r.row.instant);
@@ -117,11 +120,12 @@ impl<'a> IrpfComputation<'a> {
         let by_year = index_years(input.output, &classes);
         Ok(Self {
             input,
-            lots,
+            fork_lots,
             classes,
             balances,
             earliest_year,
             by_year,
+            row_keys: OnceLock::new(),
         })
     }
 
@@ -148,6 +152,21 @@ impl<'a> IrpfComputation<'a> {
     ) -> DomainResult<BTreeMap<i32, YearCompensation>> {
         let validated = self.validated(last)?;
         compensation::run_years(&self.balances, &validated, first, last)
+    }
+
+    /// The row key of spot row `row`, shared (reports hold many references to few keys).
+    pub fn row_key(&self, row: u32) -> Arc<str> {
+        let keys = self.row_keys.get_or_init(|| {
+            self.input
+                .engine_input
+                .rows
+                .iter()
+                .map(|r| Arc::from(r.row.row_key.as_str()))
+                .collect()
+        });
+        keys.get(row as usize)
+            .cloned()
+            .unwrap_or_else(|| Arc::from(""))
     }
 
     /// The records of `year`.

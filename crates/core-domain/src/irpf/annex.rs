@@ -5,27 +5,31 @@ use rust_decimal::Decimal;
 
 use super::classification::{Base, Holding};
 use super::modelo100::Modelo100;
-use super::report::AuditRow;
+use super::report::{AuditRow, IrpfYearReport};
 use crate::engine::{Clave, FlagSet, Provenance};
 use crate::num::{self, OutputClass};
 
 /// One annex line: a slice of legs P and F of the year, grouped by operation in slice order.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Every column but `operation_id` is the slice's audit row, referenced by index (not copied).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AnnexLine {
-    /// `<row_key>:<leg>`.
-    pub operation_id: String,
-    /// The slice's audit record (every other column comes from it).
-    pub slice: AuditRow,
+    /// Index of the slice's row in the report's audit trail.
+    pub audit_index: u32,
+}
+
+impl AnnexLine {
+    /// `<row_key>:<leg>` of the line's slice.
+    pub fn operation_id(row: &AuditRow) -> String {
+        format!("{}:{}", row.row_key, row.leg.as_str())
+    }
 }
 
 /// The annex of a year from its audit trail (which is already in slice order, so the slices of
 /// one operation are adjacent).
 pub fn annex_lines(audit: &[AuditRow]) -> Vec<AnnexLine> {
-    audit
-        .iter()
-        .map(|row| AnnexLine {
-            operation_id: format!("{}:{}", row.row_key, row.leg.as_str()),
-            slice: row.clone(),
+    (0..audit.len())
+        .map(|i| AnnexLine {
+            audit_index: i as u32,
         })
         .collect()
 }
@@ -158,17 +162,19 @@ pub fn render_modelo100_csv(modelo: &Modelo100) -> String {
     out
 }
 
-/// `annex_<YEAR>.csv`: one line per annex line.
-pub fn render_annex_csv(lines: &[AnnexLine]) -> String {
+/// `annex_<YEAR>.csv`: one line per annex line (`audit` is the report's audit trail).
+pub fn render_annex_csv(audit: &[AuditRow], lines: &[AnnexLine]) -> String {
     let mut out = String::new();
     line(&mut out, &ANNEX_COLUMNS.map(str::to_owned));
-    for annex in lines {
-        let s = &annex.slice;
+    for s in lines
+        .iter()
+        .filter_map(|l| audit.get(l.audit_index as usize))
+    {
         let swap = s.swap.as_ref();
         line(
             &mut out,
             &[
-                annex.operation_id.clone(),
+                AnnexLine::operation_id(s),
                 s.slice_id.clone(),
                 s.asset.to_string(),
                 opt(s.clave.map(Clave::as_str)),
@@ -197,7 +203,7 @@ pub fn render_annex_csv(lines: &[AnnexLine]) -> String {
                 opt(s.acquisition_provenance.map(Provenance::as_str)),
                 opt(s.lot_id.as_ref()),
                 opt(s.acquisition_row_key.as_ref()),
-                s.disposal_account.clone(),
+                s.disposal_account.to_string(),
                 opt(s.lot_account.as_ref()),
             ],
         );
@@ -213,15 +219,17 @@ pub fn winner(w: crate::engine::SwapWinner) -> &'static str {
     }
 }
 
-/// Both CSV files of a year as `(file name, contents)`.
-pub fn render_csv_files(
-    year: i32,
-    modelo: &Modelo100,
-    lines: &[AnnexLine],
-) -> [(String, String); 2] {
+/// Both CSV files of a year report as `(file name, contents)`.
+pub fn render_csv_files(report: &IrpfYearReport) -> [(String, String); 2] {
     [
-        (modelo100_file_name(year), render_modelo100_csv(modelo)),
-        (annex_file_name(year), render_annex_csv(lines)),
+        (
+            modelo100_file_name(report.year),
+            render_modelo100_csv(&report.modelo100),
+        ),
+        (
+            annex_file_name(report.year),
+            render_annex_csv(&report.audit_trail, &report.annex),
+        ),
     ]
 }
 

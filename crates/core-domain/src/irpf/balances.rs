@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
 
-use super::classification::{Base, Holding, LotIndex, fiscal_year, holding, transmission_base};
+use super::classification::{Base, Holding, fiscal_year, holding, transmission_base};
 use crate::engine::{DisposalLeg, EngineOutput, IncomeBucket};
 use crate::error::DomainResult;
 use crate::num;
@@ -49,7 +49,7 @@ pub struct SliceClass {
 }
 
 /// Classifies every slice (one pass).
-pub fn classify_slices(output: &EngineOutput, lots: &LotIndex) -> Vec<SliceClass> {
+pub fn classify_slices(output: &EngineOutput) -> Vec<SliceClass> {
     output
         .slices
         .iter()
@@ -58,11 +58,12 @@ pub fn classify_slices(output: &EngineOutput, lots: &LotIndex) -> Vec<SliceClass
             let disposed_on = operation.map(|o| o.fiscal_date);
             let transmission = operation.is_some_and(|o| o.leg != DisposalLeg::Migration);
             let year = disposed_on.map_or(i32::MIN, fiscal_year);
+            // The engine copies the lot's (inherited) acquisition date onto the slice.
             let held = slice
-                .lot_id
-                .and_then(|id| lots.get(&output.lots, id))
+                .acquired_on
+                .filter(|_| slice.lot_id.is_some())
                 .zip(disposed_on)
-                .map(|(lot, on)| holding(lot.acquired_on, on));
+                .map(|(acquired_on, on)| holding(acquired_on, on));
             let base = (transmission && slice.included && slice.result.is_some())
                 .then(|| transmission_base(year, held));
             SliceClass {

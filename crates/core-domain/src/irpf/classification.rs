@@ -1,7 +1,9 @@
 //! Classification of the engine's records (`irpf.md` §2 and §3): fiscal years, holding periods
 //! and the base a slice's result belongs to.
 
-use crate::engine::{Lot, LotId};
+use shared_types::SpotTxType;
+
+use crate::engine::{EngineOutput, Lot, LotId};
 use crate::time::{Date, add_years};
 use chrono::Datelike;
 
@@ -67,43 +69,29 @@ pub fn transmission_base(year: i32, holding: Option<Holding>) -> Base {
     }
 }
 
-/// Lookup of lots by id (the engine orders lots by queue, not by id).
-#[derive(Clone, Debug, Default)]
-pub struct LotIndex {
-    sorted: Vec<(LotId, u32)>,
+/// The ids of the lots whose root acquisition is a FORK (following `carried_from` through
+/// migrations), sorted; one pass over the lots (`FORK_ZERO_COST`, `irpf.md` §7.5).
+pub fn fork_lots(output: &EngineOutput) -> Vec<LotId> {
+    let mut ids: Vec<LotId> = output
+        .lots
+        .iter()
+        .filter(|lot| root_origin(output, lot) == SpotTxType::Fork)
+        .map(|lot| lot.lot_id)
+        .collect();
+    ids.sort_unstable();
+    ids
 }
 
-impl LotIndex {
-    /// Indexes `lots` (O(n log n) once).
-    pub fn new(lots: &[Lot]) -> Self {
-        let mut sorted: Vec<(LotId, u32)> = lots
-            .iter()
-            .enumerate()
-            .map(|(i, lot)| (lot.lot_id, i as u32))
-            .collect();
-        sorted.sort_unstable();
-        Self { sorted }
-    }
-
-    /// The lot with `id`, if present.
-    pub fn get<'a>(&self, lots: &'a [Lot], id: LotId) -> Option<&'a Lot> {
-        let at = self.sorted.binary_search_by(|(k, _)| k.cmp(&id)).ok()?;
-        let (_, index) = self.sorted.get(at)?;
-        lots.get(*index as usize)
-    }
-
-    /// The root lot a carried lot descends from (itself for an ordinary lot).
-    pub fn root<'a>(&self, lots: &'a [Lot], lot: &'a Lot) -> &'a Lot {
-        let mut current = lot;
-        // Bounded walk: bad data must not loop.
-        for _ in 0..64 {
-            match current.carried_from.and_then(|id| self.get(lots, id)) {
-                Some(parent) => current = parent,
-                None => break,
-            }
+fn root_origin(output: &EngineOutput, lot: &Lot) -> SpotTxType {
+    let mut current = lot;
+    // Bounded walk: bad data must not loop.
+    for _ in 0..64 {
+        match current.carried_from.and_then(|id| output.lot(id)) {
+            Some(parent) => current = parent,
+            None => break,
         }
-        current
     }
+    current.origin_type
 }
 
 #[cfg(test)]

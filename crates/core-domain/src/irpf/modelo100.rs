@@ -1,7 +1,7 @@
 //! Modelo 100 output (`irpf.md` §8.1 and §8.2): virtual-currency transmission rows grouped by
 //! `(base, asset, clave, sign)`, section totals and the other blocks.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::HashMap;
 
 use rust_decimal::Decimal;
 
@@ -107,7 +107,8 @@ struct Group {
     transmission: Decimal,
     acquisition: Decimal,
     slices: usize,
-    operations: BTreeSet<u32>,
+    operations: usize,
+    last_operation: Option<u32>,
 }
 
 fn block(income: &Income, bucket: IncomeBucket) -> DomainResult<IncomeBlock> {
@@ -127,7 +128,10 @@ pub fn build_modelo100(
     derivatives: &Derivatives,
 ) -> DomainResult<Modelo100> {
     let ctx = "modelo 100";
-    let mut groups: BTreeMap<(Base, Asset, Clave, Sign), Group> = BTreeMap::new();
+    // Accumulated in a hash map (cheap per slice), then ordered by key before any output.
+    let mut groups: HashMap<(Base, Asset, Clave, Sign), Group> = HashMap::new();
+    let mut all_operations = 0usize;
+    let mut last_operation = None;
     let output = comp.input.output;
     for (slice, class) in comp.year_slices(year) {
         let (Some(base), Some(result)) = (class.base, slice.result) else {
@@ -153,14 +157,23 @@ pub fn build_modelo100(
         group.transmission = num::add(group.transmission, num::sub(gross, fee, ctx)?, ctx)?;
         group.acquisition = num::add(group.acquisition, acquisition, ctx)?;
         group.slices += 1;
-        group.operations.insert(slice.operation);
+        // An operation's slices are adjacent in slice order, so counting changes counts
+        // distinct operations.
+        if group.last_operation != Some(slice.operation) {
+            group.operations += 1;
+            group.last_operation = Some(slice.operation);
+        }
+        if last_operation != Some(slice.operation) {
+            all_operations += 1;
+            last_operation = Some(slice.operation);
+        }
     }
+    let mut groups: Vec<((Base, Asset, Clave, Sign), Group)> = groups.into_iter().collect();
+    groups.sort_unstable_by_key(|(key, _)| *key);
     let mut rows = Vec::with_capacity(groups.len());
     let mut totals = Modelo100Totals::default();
-    let mut all_operations = BTreeSet::new();
     for ((base, asset, clave, sign), group) in groups {
         totals.slice_count += group.slices;
-        all_operations.extend(group.operations.iter().copied());
         let (loss, gain) = match sign {
             Sign::Loss => (
                 Some(num::sub(group.acquisition, group.transmission, ctx)?),
@@ -187,10 +200,10 @@ pub fn build_modelo100(
             loss,
             gain,
             slice_count: group.slices,
-            operation_count: group.operations.len(),
+            operation_count: group.operations,
         });
     }
-    totals.operation_count = all_operations.len();
+    totals.operation_count = all_operations;
     Ok(Modelo100 {
         boxes: year >= 2022,
         rows,

@@ -2,6 +2,7 @@
 //! derivatives, completeness, audit trail, warnings and assumptions.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use rust_decimal::Decimal;
 use shared_types::{QualityFlag, SpotTxType};
@@ -201,7 +202,7 @@ pub struct CarryForward {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IncomeLine {
     /// The row.
-    pub row_key: String,
+    pub row_key: Arc<str>,
     /// Its type.
     pub tx_type: SpotTxType,
     /// Its bucket.
@@ -334,7 +335,7 @@ pub struct AuditRow {
     /// `E:<row_key>:<leg>:<n>`.
     pub slice_id: String,
     /// Disposal row.
-    pub row_key: String,
+    pub row_key: Arc<str>,
     /// P or F.
     pub leg: DisposalLeg,
     /// SELL, SWAP, SPEND or FEE.
@@ -352,7 +353,7 @@ pub struct AuditRow {
     /// `L:<row_key>:<k>`.
     pub lot_id: Option<String>,
     /// The lot's acquiring row.
-    pub acquisition_row_key: Option<String>,
+    pub acquisition_row_key: Option<Arc<str>>,
     /// The lot's fiscal acquisition date.
     pub acquired_on: Option<Date>,
     /// Holding period.
@@ -360,9 +361,9 @@ pub struct AuditRow {
     /// Base, null when excluded.
     pub base: Option<Base>,
     /// Disposal account name.
-    pub disposal_account: String,
+    pub disposal_account: Arc<str>,
     /// Lot account name.
-    pub lot_account: Option<String>,
+    pub lot_account: Option<Arc<str>>,
     /// Gross value.
     pub gross_transmission_value: Option<Decimal>,
     /// Fee expense.
@@ -468,7 +469,7 @@ struct SliceFacts {
 
 struct Names<'c> {
     comp: &'c IrpfComputation<'c>,
-    accounts: BTreeMap<AccountId, String>,
+    accounts: BTreeMap<AccountId, Arc<str>>,
 }
 
 impl<'c> Names<'c> {
@@ -477,26 +478,29 @@ impl<'c> Names<'c> {
             .input
             .accounts
             .iter()
-            .map(|a| (a.id, a.name.clone()))
+            .map(|a| (a.id, Arc::from(a.name.as_str())))
             .collect();
         Self { comp, accounts }
     }
 
-    fn account(&self, id: AccountId) -> String {
+    fn account(&self, id: AccountId) -> Arc<str> {
         self.accounts
             .get(&id)
             .cloned()
-            .unwrap_or_else(|| format!("#{}", id.0))
+            .unwrap_or_else(|| Arc::from(format!("#{}", id.0)))
     }
 
-    fn row_key(&self, row: u32) -> String {
+    fn row_key(&self, row: u32) -> Arc<str> {
+        self.comp.row_key(row)
+    }
+
+    fn row_key_str(&self, row: u32) -> &'c str {
         self.comp
             .input
             .engine_input
             .rows
             .get(row as usize)
-            .map(|r| r.row.row_key.clone())
-            .unwrap_or_default()
+            .map_or("", |r| r.row.row_key.as_str())
     }
 }
 
@@ -515,9 +519,8 @@ fn slice_facts(
             facts.migration = true;
             continue;
         }
-        let lot = slice.lot_id.and_then(|id| comp.lots.get(&output.lots, id));
-        if let Some(lot) = lot
-            && comp.lots.root(&output.lots, lot).origin_type == SpotTxType::Fork
+        if let Some(id) = slice.lot_id
+            && comp.fork_lots.binary_search(&id).is_ok()
         {
             facts.fork_disposed = true;
         }
@@ -534,7 +537,7 @@ fn slice_facts(
             }) => (Some(provenance), price, fx),
             _ => (None, None, None),
         };
-        let acquisition_provenance = lot.and_then(|l| l.provenance);
+        let acquisition_provenance = slice.acquisition_provenance;
         if slice.included
             && (transmission_provenance == Some(Provenance::Manual)
                 || acquisition_provenance == Some(Provenance::Manual))
@@ -547,7 +550,7 @@ fn slice_facts(
         };
         let key = names.row_key(op.row);
         facts.audit.push(AuditRow {
-            slice_id: format!("E:{key}:{}:{}", op.leg.as_str(), slice.n),
+            slice_id: format!("E:{}:{}:{}", &*key, op.leg.as_str(), slice.n),
             row_key: key,
             leg: op.leg,
             operation_type: op.tx_type,
@@ -558,13 +561,13 @@ fn slice_facts(
             disposed_on: op.fiscal_date,
             lot_id: slice
                 .lot_id
-                .map(|id| format!("L:{}:{}", names.row_key(id.row), id.k)),
+                .map(|id| format!("L:{}:{}", names.row_key_str(id.row), id.k)),
             acquisition_row_key: slice.lot_id.map(|id| names.row_key(id.row)),
-            acquired_on: lot.map(|l| l.acquired_on),
+            acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
             holding: class.holding,
             base: class.base,
             disposal_account: names.account(op.account_id),
-            lot_account: lot.map(|l| names.account(l.account_id)),
+            lot_account: slice.lot_account_id.map(|id| names.account(id)),
             gross_transmission_value: slice.gross_value,
             fee_expense: slice.fee_expense,
             transmission_value,
@@ -618,7 +621,7 @@ fn excluded_operations(
         }
         counters.excluded(flags);
         excluded_operations.push(ExcludedOperation {
-            row_key: names.row_key(op.row),
+            row_key: names.row_key_str(op.row).to_owned(),
             leg: op.leg,
             asset: op.asset,
             quantity: op.quantity,

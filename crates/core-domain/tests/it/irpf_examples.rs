@@ -695,7 +695,10 @@ fn i5_modelo100_rows_swap_loss_network_fee_derivatives() {
         "i5_2022_modelo100_csv",
         render_modelo100_csv(&r2022.modelo100)
     );
-    insta::assert_snapshot!("i5_2022_annex_csv", render_annex_csv(&r2022.annex));
+    insta::assert_snapshot!(
+        "i5_2022_annex_csv",
+        render_annex_csv(&r2022.audit_trail, &r2022.annex)
+    );
 }
 
 fn i6() -> Outcome {

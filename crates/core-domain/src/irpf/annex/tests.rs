@@ -10,7 +10,7 @@ fn fields_are_quoted_by_rfc_4180() {
 
 #[test]
 fn an_empty_annex_is_its_header_line() {
-    let csv = render_annex_csv(&[]);
+    let csv = render_annex_csv(&[], &[]);
     assert_eq!(csv, format!("{}\n", ANNEX_COLUMNS.join(",")));
     assert_eq!(ANNEX_COLUMNS.len(), 31);
     assert_eq!(super::modelo100_file_name(2024), "modelo100_2024.csv");
