@@ -57,6 +57,19 @@ pub struct Modelo100Row {
     pub operation_count: usize,
 }
 
+impl Modelo100Row {
+    /// Box 1808 (imputable loss) equals 1807: there are no instalment sales.
+    pub fn box_1808(&self) -> Option<Decimal> {
+        self.loss
+    }
+
+    /// Boxes 1811 and 1812 (non-exempt and imputable gain) equal 1809: no reinvestment
+    /// exemptions and no instalment sales. Box 1801 is never set.
+    pub fn box_1811_1812(&self) -> Option<Decimal> {
+        self.gain
+    }
+}
+
 /// Section totals (exact).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Modelo100Totals {
