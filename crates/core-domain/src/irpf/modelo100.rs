@@ -142,7 +142,7 @@ pub fn build_modelo100(
 ) -> DomainResult<Modelo100> {
     let ctx = "modelo 100";
     // Accumulated in a hash map (cheap per slice), then ordered by key before any output.
-    let mut groups: HashMap<(Base, Asset, Clave, Sign), Group> = HashMap::new();
+    let mut groups: HashMap<(Base, Asset, Clave, Sign), Group> = HashMap::new(); // tidy:hash-ok: groups are sorted by key before use
     let mut all_operations = 0usize;
     let mut last_operation = None;
     let output = comp.input.output;

@@ -1020,6 +1020,29 @@ fn i7_year_end_holdings_for_modelo_721_and_714() {
             .audit_trail
             .is_empty()
     );
+    // The same holdings inside the year report.
+    let settings = IrpfSettings::default();
+    let comp = IrpfComputation::new(IrpfInput {
+        engine_input: &outcome.input,
+        output: &outcome.output,
+        accounts: &outcome.accounts,
+        settings: &settings,
+    })
+    .unwrap();
+    let with_holdings = comp
+        .year_report_with_holdings(2024, &snapshots, &i7_close)
+        .unwrap();
+    assert_eq!(with_holdings.year_end_holdings.as_ref(), Some(&h2024));
+    let [(modelo_name, modelo_csv), (annex_name, annex_csv)] =
+        core_domain::irpf::annex::render_csv_files(&with_holdings);
+    assert_eq!(modelo_name, "modelo100_2024.csv");
+    assert_eq!(
+        modelo_csv,
+        "base,box_1802,box_1803,box_1804,box_1806,box_1807,box_1809,slice_count,operation_count\n\
+         TOTAL,,,0.00,0.00,0.00,0.00,0,0\n"
+    );
+    assert_eq!(annex_name, "annex_2024.csv");
+    assert_eq!(annex_csv.lines().count(), 1);
     insta::assert_snapshot!("i7_2024", render_year_end(&h2024));
     insta::assert_snapshot!("i7_2025", render_year_end(&h2025));
     insta::assert_snapshot!("i7_2026", render_year_end(&h2026));
