@@ -243,6 +243,16 @@ impl Lot {
         }
     }
 
+    /// `acquisition_value ÷ original_quantity` (display only, class `UNIT_PRICE`; never used in
+    /// arithmetic); `None` when the value is unknown or the quantity is zero.
+    pub fn unit_cost(&self) -> Option<Decimal> {
+        let value = self.acquisition_value?;
+        if self.original_quantity.is_zero() {
+            return None;
+        }
+        value.checked_div(self.original_quantity)
+    }
+
     /// The acquisition value when usable by figures (known and not blocked).
     pub fn known_cost(&self) -> Option<Decimal> {
         if self.flags.is_blocking() {
@@ -360,8 +370,9 @@ pub struct Operation {
     pub flags: FlagSet,
     /// The valuation of the gross value (for a swap, the winning leg's).
     pub valuation: Option<Valued>,
-    /// Swap detail, for the principal leg of a SWAP.
-    pub swap: Option<SwapDetail>,
+    /// Swap detail, for the principal leg of a SWAP (boxed: most operations are not swaps, and
+    /// the detail would double every operation's size).
+    pub swap: Option<Box<SwapDetail>>,
     /// Range of this operation's slices in [`EngineOutput::slices`].
     pub slices: std::ops::Range<u32>,
 }

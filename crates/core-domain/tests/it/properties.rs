@@ -406,6 +406,45 @@ proptest! {
         prop_assert_eq!(texts(&first.dump()), texts(&second.dump()));
     }
 
+    /// §16.1: reassigning `seq` among rows of one instant whose asset sets (in, out, fee) are
+    /// pairwise disjoint changes no value, figure or flag, only the listing order.
+    #[test]
+    fn seq_reassignment_within_disjoint_instants((gens, market) in ledger_strategy()) {
+        let ledger = build(&gens, &market);
+        let first = ledger.run();
+        let mut input = ledger.input();
+        let assets_of = |row: &core_domain::SpotRow| -> BTreeSet<Asset> {
+            [row.inflow.map(|a| a.asset), row.outflow.map(|a| a.asset), row.fee.map(|f| f.asset)]
+                .into_iter()
+                .flatten()
+                .collect()
+        };
+        let mut groups: BTreeMap<core_domain::Instant, Vec<usize>> = BTreeMap::new();
+        for (i, row) in input.rows.iter().enumerate() {
+            groups.entry(row.row.instant).or_default().push(i);
+        }
+        let mut changed = false;
+        for members in groups.values().filter(|m| m.len() > 1) {
+            let sets: Vec<BTreeSet<Asset>> = members.iter().map(|&i| assets_of(&input.rows[i].row)).collect();
+            let disjoint = sets.iter().enumerate().all(|(a, x)| sets.iter().skip(a + 1).all(|y| x.is_disjoint(y)));
+            if !disjoint {
+                continue;
+            }
+            let seqs: Vec<u64> = members.iter().map(|&i| input.rows[i].row.seq).collect();
+            for (n, &i) in members.iter().enumerate() {
+                input.rows[i].row.seq = seqs[(n + 1) % seqs.len()];
+            }
+            changed = true;
+        }
+        let output = fifo::run(&input, &ledger.market(), ledger.settings()).expect("engine runs");
+        let second = Outcome { accounts: ledger.accounts().to_vec(), input, output };
+        let mut a = texts(&first.dump());
+        let mut b = texts(&second.dump());
+        a.sort();
+        b.sort();
+        prop_assert_eq!(a, b, "changed: {}", changed);
+    }
+
     /// §16.2 to §16.5 and §16.8 on one run.
     #[test]
     fn conservation_cents_order_and_inclusion((gens, market) in ledger_strategy()) {
