@@ -1,10 +1,12 @@
 //! Integration tests of core-domain: the worked examples of `domain.md` §17, value precedence,
 //! overrides and the engine's properties of §16.
 
+mod custody_examples;
 mod examples;
 mod irpf_examples;
 mod overrides;
 mod properties;
+mod quality_examples;
 mod real_data;
 mod scale;
 mod valuation;
