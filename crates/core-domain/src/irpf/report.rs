@@ -582,7 +582,7 @@ fn slice_facts(
             price_date: price.map(|p| p.date),
             fx_rate: fx.map(|f| f.rate),
             fx_rate_date: fx.map(|f| f.rate_date),
-            swap: op.swap.map(|s| SwapAudit {
+            swap: op.swap.as_deref().map(|s| SwapAudit {
                 given_value: s.given.amount(),
                 received_value: s.received.amount(),
                 winner: s.winner,
