@@ -1351,3 +1351,52 @@ mod properties {
         }
     }
 }
+
+/// `$CARTERA_SHARED_DATA`, else `<workspace root>/../shared/data`.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the test helper that locates the shared data folder"
+)]
+fn shared_data() -> Option<std::path::PathBuf> {
+    let folder = std::env::var_os("CARTERA_SHARED_DATA").map_or_else(
+        || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        std::path::PathBuf::from,
+    );
+    folder.is_dir().then_some(folder)
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // The brief asks for a clear skip message.
+fn i7_with_the_real_btc_close_of_2024() {
+    let Some(folder) = shared_data() else {
+        eprintln!("skipping: shared data folder not found (set CARTERA_SHARED_DATA)");
+        return;
+    };
+    let text = std::fs::read_to_string(folder.join("prices/btc-eur-daily.csv")).unwrap();
+    let close = text
+        .lines()
+        .find_map(|line| line.strip_prefix("2024-12-31T00:00:00,"))
+        .map(dec)
+        .expect("a 2024-12-31 close");
+    assert_eq!(fiat(close), "89031.24");
+    let outcome = i7();
+    let snapshots = YearEndSnapshot::walk(
+        2024,
+        &outcome.input,
+        &outcome.output,
+        &outcome.accounts,
+        &[],
+        core_domain::FiscalTimezone::EuropeMadrid,
+    )
+    .unwrap();
+    let lookup = |a: Asset, d: Date| {
+        if a == asset("BTC") && d == core_domain::testkit::date("2024-12-31") {
+            Some(close)
+        } else {
+            i7_close(a, d)
+        }
+    };
+    let h = year_end_holdings(2024, &outcome.accounts, &snapshots, &lookup, None).unwrap();
+    assert_eq!(fiat(h.modelo_721.total_721), "59818.74");
+    assert_eq!(fiat(h.modelo_714.total_714), "86528.11");
+}
