@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 
 use crate::error::{DomainError, DomainResult};
-use crate::irpf::Summary;
+use crate::irpf::{IrpfYearReport, Summary};
 use crate::num;
 
 /// Why a year is incomplete, in the fixed order of `domain.md` §15.
@@ -102,6 +102,17 @@ pub struct TaxYearSide {
 }
 
 impl TaxYearSide {
+    /// The side of a year report.
+    pub fn from_report(report: &IrpfYearReport) -> Self {
+        Self {
+            year: report.year,
+            summary: report.summary.clone(),
+            unconvertible_count: report.completeness.unconvertible_count,
+            excluded_flagged_events: report.completeness.excluded_flagged_events,
+            excluded_unresolved_income: report.completeness.excluded_unresolved_income,
+        }
+    }
+
     /// The side's completeness.
     pub fn completeness(&self) -> CompletenessStatus {
         CompletenessStatus::from_counts(

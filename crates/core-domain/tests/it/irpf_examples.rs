@@ -455,6 +455,8 @@ fn i3_phase_in_percentages_declared_loss_and_swap() {
         modelo_rows(&r2017),
         ["SAVINGS BTC N GAIN 1116.62 402.53 - 714.09"]
     );
+    assert_eq!(outcome.lot("L:c4:0").original(), "70");
+    assert_eq!(outcome.lot("L:c4:0").acquisition_value(), "1116.62");
     let swap = r2017.audit_trail[0].swap.as_ref().unwrap();
     assert_eq!(fiat(swap.given_value.unwrap()), "1116.62");
     assert_eq!(fiat(swap.received_value.unwrap()), "1113.00");
@@ -544,6 +546,8 @@ fn i4_large_sale_across_the_top_brackets() {
         modelo_rows(&r),
         ["SAVINGS BTC F GAIN 524303.49 147309.70 - 376993.79"]
     );
+    assert_eq!(outcome.lot("L:d1:0").acquisition_value(), "184137.13");
+    assert_eq!(outcome.lot("L:d1:0").remaining(), "2");
     assert_eq!(outcome.lot("L:d1:0").remaining_cost(), "36827.43");
     insta::assert_snapshot!("i4_2024", render_text(&r));
     assert_eq!(
@@ -843,13 +847,7 @@ fn i6_incomplete_year_reacquisition_warning_and_comparison() {
     insta::assert_snapshot!("i6_2024", render_text(&r2024));
 
     // D-15 comparison over I-6.
-    let side = |r: &IrpfYearReport| TaxYearSide {
-        year: r.year,
-        summary: r.summary.clone(),
-        unconvertible_count: r.completeness.unconvertible_count,
-        excluded_flagged_events: r.completeness.excluded_flagged_events,
-        excluded_unresolved_income: r.completeness.excluded_unresolved_income,
-    };
+    let side = TaxYearSide::from_report;
     let comparison = compare_tax_summaries(&side(&r2023), &side(&r2024)).unwrap();
     let deltas: Vec<String> = comparison
         .deltas
