@@ -40,12 +40,13 @@ pub struct IrpfInput<'a> {
     pub output: &'a EngineOutput,
     /// The account forest (names, custody kinds).
     pub accounts: &'a [Account],
-    /// IRPF settings.
+    /// IRPF settings; `fiscal_timezone` must be the one the engine ran with (it only sets the
+    /// default `start_year` here: every record already carries its fiscal date).
     pub settings: &'a IrpfSettings,
 }
 
-/// The prepared computation: lot index, slice classes and every year's balances, built once
-/// and linear in the number of records.
+/// The prepared computation: FORK lots, slice classes, every year's balances and a per-year
+/// record index, built once and linear in the number of records.
 #[derive(Clone, Debug)]
 pub struct IrpfComputation<'a> {
     /// The input.
