@@ -510,7 +510,10 @@ fn slice_facts(
     year: i32,
 ) -> DomainResult<SliceFacts> {
     let output = comp.input.output;
-    let mut facts = SliceFacts::default();
+    let mut facts = SliceFacts {
+        audit: Vec::with_capacity(comp.year_index(year).slices.len()),
+        ..SliceFacts::default()
+    };
     for (slice, class) in comp.year_slices(year) {
         let Some(op) = output.operations.get(slice.operation as usize) else {
             continue;
