@@ -150,6 +150,8 @@ fn value_group(
     rows: &[u32],
     out: &mut Vec<ValuedRow>,
 ) -> DomainResult<()> {
+    // The rows share one instant, hence one fiscal date.
+    let mut date: Option<Date> = None;
     for &row in rows {
         let Some(effective) = input.rows.get(row as usize) else {
             continue;
@@ -157,7 +159,8 @@ fn value_group(
         if !matches!(effective.row.tx_type, TxType::Spot(_)) {
             continue;
         }
-        let date = settings.fiscal_timezone.fiscal_date(effective.row.instant);
+        let date = *date
+            .get_or_insert_with(|| settings.fiscal_timezone.fiscal_date(effective.row.instant));
         let values = valuation::value_row(effective, date, market)?;
         out.push((row, date, values));
     }
@@ -203,6 +206,31 @@ fn ledger_order(input: &EngineInput) -> Vec<u32> {
     keys.into_iter().map(|(_, _, index)| index).collect()
 }
 
+/// A multiply-xor hasher for the asset interning map: a lookup per leg, where SipHash's
+/// DoS resistance buys nothing (keys are validated symbols, and iteration order never reaches an
+/// output: the map is only read by key and sorted before use).
+#[derive(Default, Clone, Copy)]
+struct AssetHasher(u64);
+
+impl std::hash::Hasher for AssetHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word.get_mut(..chunk.len())
+                .unwrap_or(&mut [])
+                .copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+        }
+    }
+}
+
+type BuildAssetHasher = std::hash::BuildHasherDefault<AssetHasher>;
+
 /// One asset's FIFO queue: lot indices ordered by `queue_key`; lots before `head` are empty.
 #[derive(Default)]
 struct Queue {
@@ -238,7 +266,7 @@ struct Engine<'a> {
     settings: &'a EngineSettings,
     lots: Vec<Lot>,
     queues: Vec<Queue>,
-    asset_index: HashMap<Asset, u32>,
+    asset_index: HashMap<Asset, u32, BuildAssetHasher>,
     operations: Vec<Operation>,
     slices: Vec<Slice>,
     income: Vec<IncomeReceipt>,
@@ -254,7 +282,7 @@ impl<'a> Engine<'a> {
             settings,
             lots: Vec::with_capacity(input.rows.len()),
             queues: Vec::new(),
-            asset_index: HashMap::new(),
+            asset_index: HashMap::default(),
             operations: Vec::with_capacity(input.rows.len()),
             // About 1.2 slices per row in realistic ledgers; one growth step at most.
             slices: Vec::with_capacity(input.rows.len().saturating_add(input.rows.len() / 2)),
@@ -468,12 +496,15 @@ impl<'a> Engine<'a> {
         if in_order {
             queue.lots.push(index);
         } else {
-            let live = queue.lots.get(queue.head..).unwrap_or(&[]);
-            let offset = live.partition_point(|&other| {
+            // The whole vector stays sorted (exhausted lots included) so that it is also the
+            // output order; a position before the head moves the head back onto the new lot
+            // (the lots it passes over are exhausted and are skipped again).
+            let position = queue.lots.partition_point(|&other| {
                 lots.get(other as usize)
                     .is_some_and(|other| queue_cmp(input, other, new).is_lt())
             });
-            queue.lots.insert(queue.head + offset, index);
+            queue.lots.insert(position, index);
+            queue.head = queue.head.min(position);
         }
     }
 
@@ -877,19 +908,14 @@ impl<'a> Engine<'a> {
             .map(|(asset, index)| (*asset, *index))
             .collect();
         assets.sort_unstable();
-        let mut lots = Vec::with_capacity(self.lots.len());
+        let mut order: Vec<u32> = Vec::with_capacity(self.lots.len());
         for (_, queue) in assets {
-            let Some(queue) = self.queues.get(queue as usize) else {
-                continue;
-            };
-            lots.extend(
-                queue
-                    .lots
-                    .iter()
-                    .filter_map(|&index| self.lots.get(index as usize))
-                    .cloned(),
-            );
+            if let Some(queue) = self.queues.get(queue as usize) {
+                order.extend_from_slice(&queue.lots);
+            }
         }
+        let mut lots = self.lots;
+        permute_in_place(&mut lots, &mut order);
         assign_tiebreaks(&mut lots);
         let mut lot_index: Vec<(LotId, u32)> = lots
             .iter()
@@ -939,6 +965,32 @@ impl<'a> Engine<'a> {
         }
         self.operations = new_operations;
         self.slices = new_slices;
+    }
+}
+
+/// Reorders `items` so that position `i` holds the item that was at `order[i]`, by following
+/// the permutation's cycles with swaps (no second copy of a large vector). `order` must be a
+/// permutation of `0..items.len()`; it is consumed (overwritten with a marker).
+fn permute_in_place<T>(items: &mut [T], order: &mut [u32]) {
+    const DONE: u32 = u32::MAX;
+    if order.len() != items.len() {
+        return;
+    }
+    for start in 0..order.len() {
+        let mut destination = start;
+        while let Some(slot) = order.get_mut(destination) {
+            let source = *slot;
+            if source == DONE {
+                break;
+            }
+            *slot = DONE;
+            let source = source as usize;
+            if source == start || source >= items.len() {
+                break;
+            }
+            items.swap(destination, source);
+            destination = source;
+        }
     }
 }
 
@@ -1043,3 +1095,6 @@ pub fn provenance_of(valued: &Valued) -> Option<Provenance> {
         Valued::Unknown { .. } => None,
     }
 }
+
+#[cfg(test)]
+mod tests;
