@@ -56,11 +56,49 @@ fn engine_1m(c: &mut Criterion) {
     group.finish();
 }
 
+/// Every IRPF year report (carry-forward state, summary, Modelo 100, annex, audit trail) over the
+/// engine output of the same 100k-row ledger.
+fn irpf_all_years_100k(c: &mut Criterion) {
+    use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
+    let ledger = synthetic(100_000, 7);
+    let input = ledger.input();
+    let market = ledger.market();
+    let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
+    let settings = IrpfSettings::default();
+    let irpf_input = IrpfInput {
+        engine_input: &input,
+        output: &output,
+        accounts: &ledger.accounts,
+        settings: &settings,
+    };
+    let years = IrpfComputation::new(irpf_input)
+        .expect("irpf prepares")
+        .by_year
+        .keys()
+        .copied()
+        .collect::<Vec<_>>();
+    let mut group = c.benchmark_group("irpf");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(10));
+    group.bench_function("irpf_all_years_100k", |b| {
+        b.iter(|| {
+            let comp = IrpfComputation::new(black_box(irpf_input)).expect("irpf prepares");
+            for year in &years {
+                black_box(comp.year_report(*year).expect("irpf report"));
+            }
+        });
+    });
+    group.finish();
+}
+
 criterion_group!(small, engine_100k);
+criterion_group!(irpf, irpf_all_years_100k);
 criterion_group!(large, engine_1m);
 
 fn main() {
     small();
+    irpf();
     if std::env::var_os("CARTERA_BENCH_1M").is_some() {
         large();
     }

@@ -7,12 +7,14 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod asset;
+pub mod compare;
 pub mod custody;
 pub mod derivatives;
 pub mod effective;
 pub mod engine;
 pub mod error;
 pub mod fifo;
+pub mod irpf;
 pub mod ledger;
 pub mod market;
 pub mod num;

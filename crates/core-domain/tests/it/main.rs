@@ -7,6 +7,7 @@
 
 mod custody_examples;
 mod examples;
+mod irpf_examples;
 mod overrides;
 mod properties;
 mod quality_examples;
