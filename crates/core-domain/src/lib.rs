@@ -12,6 +12,7 @@ pub mod error;
 pub mod ledger;
 pub mod num;
 pub mod overrides;
+pub mod ranking;
 pub mod time;
 
 pub use asset::Asset;
