@@ -13,6 +13,7 @@ pub mod ledger;
 pub mod num;
 pub mod overrides;
 pub mod ranking;
+pub mod scenarios;
 pub mod time;
 
 pub use asset::Asset;
