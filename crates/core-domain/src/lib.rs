@@ -6,9 +6,11 @@
 //! Money is `rust_decimal` with checked arithmetic only (`domain.md` §0, §1).
 #![deny(clippy::float_arithmetic)]
 
+pub mod analytics;
 pub mod asset;
 pub mod engine;
 pub mod error;
+pub mod holdings;
 pub mod ledger;
 pub mod num;
 pub mod overrides;
