@@ -1,0 +1,2 @@
+//! Criterion benchmark of the FIFO engine.
+fn main() {}
