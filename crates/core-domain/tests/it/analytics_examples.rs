@@ -1,0 +1,452 @@
+//! The analytics worked examples of `domain.md` §17 (D-14, D-15 but the comparison), through
+//! the real engine: ledger → FIFO → series, risk, KPIs, holdings, scenarios, ranking.
+
+use core_domain::FiscalTimezone;
+use core_domain::analytics::{
+    AllocationItem, AnalyticsContext, DisplayCurrency, asset_allocation, daily_series, kpis,
+    performance_history, risk_metrics, rolling_volatility_30,
+};
+use core_domain::holdings::holdings_snapshot;
+use core_domain::market::Market;
+use core_domain::num::{OutputClass, format};
+use core_domain::ranking::{downsample, rank_by_absolute_value, rank_by_value};
+use core_domain::scenarios::{
+    ConcentrationBlock, PositionValue, ScenarioCostBasis, ScenarioHolding, Shock, apply_shock,
+    breakeven_price, concentration, position_value_at,
+};
+use core_domain::testkit::{
+    Ledger, Outcome, asset, buy, date, dec, instant, migration, sell, swap,
+};
+use rust_decimal::Decimal;
+
+fn fiat(v: Option<Decimal>) -> String {
+    v.map_or_else(|| "null".to_owned(), |v| format(v, OutputClass::Fiat))
+}
+
+fn ratio(v: Option<Decimal>) -> String {
+    v.map_or_else(|| "null".to_owned(), |v| format(v, OutputClass::Ratio))
+}
+
+fn pct(v: Option<Decimal>) -> String {
+    v.map_or_else(|| "null".to_owned(), |v| format(v, OutputClass::Percent))
+}
+
+fn ctx<'a>(outcome: &'a Outcome, market: &'a Market, as_of: &str) -> AnalyticsContext<'a> {
+    AnalyticsContext {
+        input: &outcome.input,
+        output: &outcome.output,
+        market,
+        timezone: FiscalTimezone::EuropeMadrid,
+        as_of: instant(as_of),
+        currency: DisplayCurrency::Eur,
+    }
+}
+
+fn closes(mut ledger: Ledger, symbol: &str, first: &str, values: &[Option<&str>]) -> Ledger {
+    let mut day = date(first);
+    for value in values {
+        if let Some(value) = value {
+            ledger = ledger.price(&day.to_string(), symbol, value, "EUR");
+        }
+        day = day.succ_opt().unwrap();
+    }
+    ledger
+}
+
+fn d14_ledger() -> Ledger {
+    let ledger = Ledger::new()
+        .row(
+            buy("v1", "Kraken", "2024-01-01T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("40000", "EUR"),
+        )
+        .row(
+            buy("v2", "Kraken", "2024-01-03T10:00:00Z")
+                .inflow("10", "ETH")
+                .outflow("20000", "EUR"),
+        )
+        .row(
+            sell("v3", "Kraken", "2024-01-05T10:00:00Z")
+                .inflow("21000", "EUR")
+                .outflow("0.5", "BTC"),
+        );
+    let ledger = closes(
+        ledger,
+        "BTC",
+        "2024-01-01",
+        &[
+            Some("40000"),
+            Some("42000"),
+            Some("41000"),
+            Some("43000"),
+            Some("42000"),
+            Some("44100"),
+        ],
+    );
+    closes(
+        ledger,
+        "ETH",
+        "2024-01-01",
+        &[
+            Some("2000"),
+            Some("2050"),
+            Some("2100"),
+            Some("2000"),
+            None,
+            Some("2200"),
+        ],
+    )
+}
+
+const T: &str = "2024-01-06T18:00:00Z";
+
+#[test]
+fn d14_valuation_series() {
+    let ledger = d14_ledger();
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, T);
+    let series = daily_series(&ctx).unwrap();
+    let table: Vec<String> = series
+        .days
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {} {} {}",
+                p.date,
+                fiat(Some(p.value_eur)),
+                p.ret
+                    .map_or("-".to_owned(), |r| format(r, OutputClass::Ratio)),
+                format(p.index, OutputClass::Ratio),
+                format(p.drawdown, OutputClass::Ratio),
+            )
+        })
+        .collect();
+    assert_eq!(
+        table,
+        [
+            "2024-01-01 40000.00 - 1.0000 0.0000",
+            "2024-01-02 42000.00 0.0500 1.0500 0.0000",
+            "2024-01-03 62000.00 0.0000 1.0500 0.0000",
+            "2024-01-04 63000.00 0.0161 1.0669 0.0000",
+            "2024-01-05 41000.00 -0.0159 1.0500 -0.0159",
+            "2024-01-06 44050.00 0.0744 1.1281 0.0000",
+        ]
+    );
+    assert_eq!(series.days[3].ret, Some(dec("1000") / dec("62000")));
+    assert_eq!(series.days[4].ret, Some(dec("-1000") / dec("63000")));
+    assert_eq!(series.days[5].ret, Some(dec("3050") / dec("41000")));
+}
+
+#[test]
+fn d14_risk_metrics() {
+    let ledger = d14_ledger();
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, T);
+    let series = daily_series(&ctx).unwrap();
+    let m = risk_metrics(&series, &market).unwrap();
+    assert_eq!(ratio(Some(m.max_drawdown_pct)), "-0.0159");
+    assert_eq!(ratio(m.annualized_volatility), "0.7045");
+    assert_eq!(ratio(m.sharpe_ratio), "12.9163");
+    assert_eq!(ratio(m.beta), "0.7541");
+    assert_eq!(ratio(m.alpha), "3.5000");
+    let rolling = |d: &str| ratio(rolling_volatility_30(&series, date(d)).unwrap());
+    assert_eq!(rolling("2024-01-02"), "null");
+    assert_eq!(rolling("2024-01-03"), "0.6755");
+    assert_eq!(rolling("2024-01-06"), "0.7045");
+}
+
+#[test]
+fn d14_kpis() {
+    let ledger = d14_ledger();
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, T);
+    let series = daily_series(&ctx).unwrap();
+    let k = kpis(&ctx, &series).unwrap();
+    assert_eq!(fiat(k.total_equity), "44050.00");
+    assert_eq!(fiat(Some(k.total_cost_basis)), "40000.00");
+    assert_eq!(fiat(Some(k.total_unrealized_pnl)), "4050.00");
+    assert_eq!(fiat(Some(k.total_realized_pnl)), "1000.00");
+    assert_eq!(fiat(Some(k.total_roi_fiat)), "5050.00");
+    assert_eq!(pct(k.total_roi_percent), "12.63");
+    assert_eq!(fiat(k.all_time_high), "63000.00");
+    assert_eq!(fiat(k.delta_24h), "3050.00");
+    assert_eq!(k.trades.total_trades, 1);
+    assert_eq!(k.trades.winning_trades, 1);
+    assert_eq!(k.trades.losing_trades, 0);
+    assert_eq!(pct(k.trades.win_rate_percent), "100.00");
+    assert_eq!(ratio(k.trades.average_r), "null");
+    let best = k.best_asset.unwrap();
+    let worst = k.worst_asset.unwrap();
+    assert_eq!(
+        [
+            best.asset.to_string(),
+            pct(Some(best.roi_pct)),
+            pct(best.allocation_pct)
+        ],
+        ["BTC", "10.25", "50.06"]
+    );
+    assert_eq!(
+        [
+            worst.asset.to_string(),
+            pct(Some(worst.roi_pct)),
+            pct(worst.allocation_pct)
+        ],
+        ["ETH", "10.00", "49.94"]
+    );
+    assert_eq!(ratio(Some(k.risk.max_drawdown_pct)), "-0.0159");
+    assert_eq!(ratio(k.risk.annualized_volatility), "0.7045");
+    assert_eq!(ratio(k.risk.sharpe_ratio), "12.9163");
+    assert!(!k.prices_incomplete && !k.rates_incomplete);
+
+    // The snapshot agrees at the last close (no live price supplied).
+    let snapshot = holdings_snapshot(&ctx, &[], None).unwrap();
+    let t = snapshot.totals;
+    assert_eq!(
+        [
+            t.equity,
+            t.cost_basis,
+            t.unrealized,
+            t.realized,
+            t.total_pnl
+        ]
+        .map(|v| fiat(Some(v))),
+        ["44050.00", "40000.00", "4050.00", "1000.00", "5050.00"]
+    );
+    let allocation = asset_allocation(&series, &market, DisplayCurrency::Eur).unwrap();
+    let shares: Vec<String> = allocation
+        .iter()
+        .map(|item| match item {
+            AllocationItem::Valued {
+                asset,
+                allocation_pct,
+                ..
+            } => format!("{asset} {}", pct(Some(*allocation_pct))),
+            AllocationItem::Unvalued { asset, .. } => format!("{asset} unvalued"),
+        })
+        .collect();
+    assert_eq!(shares, ["BTC 50.06", "ETH 49.94"]);
+    let history = performance_history(&series, &market, DisplayCurrency::Eur, 30).unwrap();
+    assert_eq!(history.len(), 6);
+}
+
+#[test]
+fn swap_and_migration_flows_are_not_performance() {
+    // A swap at a fair value and a migration leave the index flat when prices do not move.
+    let mut ledger = Ledger::new()
+        .row(
+            buy("f1", "Binance", "2024-02-01T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("50000", "EUR"),
+        )
+        .row(
+            swap("f2", "Binance", "2024-02-02T10:00:00Z")
+                .inflow("10", "ETH")
+                .outflow("0.5", "BTC"),
+        )
+        .row(
+            migration("f3", "Binance", "2024-02-03T10:00:00Z")
+                .inflow("10", "ETH2")
+                .outflow("10", "ETH"),
+        );
+    for day in ["2024-02-01", "2024-02-02", "2024-02-03", "2024-02-04"] {
+        ledger = ledger
+            .price(day, "BTC", "50000", "EUR")
+            .price(day, "ETH", "2500", "EUR")
+            .price(day, "ETH2", "2500", "EUR");
+    }
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, "2024-02-04T12:00:00Z");
+    let series = daily_series(&ctx).unwrap();
+    let shown: Vec<String> = series
+        .days
+        .iter()
+        .map(|p| {
+            format!(
+                "{} {} {}",
+                fiat(Some(p.value_eur)),
+                ratio(p.ret),
+                format(p.index, OutputClass::Ratio)
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "50000.00 null 1.0000",
+            "50000.00 0.0000 1.0000",
+            "50000.00 0.0000 1.0000",
+            "50000.00 0.0000 1.0000"
+        ]
+    );
+    let snapshot = holdings_snapshot(&ctx, &[], None).unwrap();
+    let held: Vec<String> = snapshot
+        .holdings
+        .iter()
+        .map(|h| format!("{} {}", h.asset, fiat(h.current_value)))
+        .collect();
+    assert_eq!(held, ["BTC 25000.00", "ETH2 25000.00"]);
+}
+
+#[test]
+fn d15_scenarios_from_a_snapshot() {
+    // BTC 2 at 50000 (100000.00) and ETH 10 at 10000 (100000.00), both valued.
+    let ledger = Ledger::new()
+        .row(
+            buy("s1", "Kraken", "2024-05-01T10:00:00Z")
+                .inflow("2", "BTC")
+                .outflow("30000", "EUR"),
+        )
+        .row(
+            buy("s2", "Kraken", "2024-05-01T11:00:00Z")
+                .inflow("10", "ETH")
+                .outflow("50000", "EUR"),
+        )
+        .price("2024-05-02", "BTC", "50000", "EUR")
+        .price("2024-05-02", "ETH", "10000", "EUR");
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, "2024-05-02T12:00:00Z");
+    let holdings = holdings_snapshot(&ctx, &[], None)
+        .unwrap()
+        .scenario_holdings();
+    let show = |p: PositionValue| match p {
+        PositionValue::Computed {
+            position_value,
+            delta_vs_current,
+            implied_allocation_pct,
+        } => format!(
+            "COMPUTED {} / {} / {}",
+            fiat(Some(position_value)),
+            fiat(Some(delta_vs_current)),
+            pct(Some(implied_allocation_pct))
+        ),
+        other => format!("{other:?}"),
+    };
+    let at = |symbol: &str, price: &str| {
+        show(position_value_at(&holdings, asset(symbol), dec(price)).unwrap())
+    };
+    assert_eq!(at("BTC", "70000"), "COMPUTED 140000.00 / 40000.00 / 58.33");
+    assert_eq!(at("BTC", "75000"), "COMPUTED 150000.00 / 50000.00 / 60.00");
+    assert_eq!(at("BTC", "0"), "COMPUTED 0.00 / -100000.00 / 0.00");
+    assert_eq!(at("XYZ", "1"), "NotHeld");
+    match breakeven_price(&holdings, asset("BTC")).unwrap() {
+        core_domain::scenarios::Breakeven::Computed { avg_unit_cost } => {
+            assert_eq!(format(avg_unit_cost, OutputClass::UnitPrice), "15000");
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn valued(symbol: &str, value: &str) -> ScenarioHolding {
+    ScenarioHolding {
+        symbol: asset(symbol),
+        quantity: Decimal::ONE,
+        cost_basis: ScenarioCostBasis::Known(Decimal::ZERO),
+        current_value: Some(dec(value)),
+    }
+}
+
+#[test]
+fn d15_shock_concentration_ranking_downsampling() {
+    let h = [valued("BTC", "100.00"), valued("ETH", "300.00")];
+    let total_after = |shock: Shock| match apply_shock(&h, &shock).unwrap() {
+        core_domain::scenarios::ShockResult::Computed {
+            total_after, delta, ..
+        } => format!("{} {}", fiat(Some(total_after)), fiat(Some(delta))),
+        core_domain::scenarios::ShockResult::EmptyPortfolio => "EMPTY".to_owned(),
+    };
+    assert_eq!(
+        total_after(Shock::Uniform { pct: dec("-50") }),
+        "200.00 -200.00"
+    );
+    assert_eq!(
+        total_after(Shock::PerAsset(vec![(asset("BTC"), dec("10"))])),
+        "410.00 10.00"
+    );
+    assert_eq!(
+        total_after(Shock::PerAsset(vec![
+            (asset("XYZ"), dec("5")),
+            (asset("ETH"), dec("-10"))
+        ])),
+        "370.00 -30.00"
+    );
+    assert_eq!(
+        total_after(Shock::Uniform { pct: dec("-100") }),
+        "0.00 -400.00"
+    );
+    assert_eq!(
+        total_after(Shock::Uniform { pct: dec("1000") }),
+        "4400.00 4000.00"
+    );
+
+    let c = concentration(&[
+        valued("A", "40"),
+        valued("B", "30"),
+        valued("C", "15"),
+        valued("D", "10"),
+        valued("E", "5"),
+    ])
+    .unwrap();
+    match c.all {
+        ConcentrationBlock::Computed {
+            top1_weight,
+            top3_weight,
+            hhi,
+            effective_holdings,
+        } => assert_eq!(
+            [top1_weight, top3_weight, hhi, effective_holdings].map(|v| ratio(Some(v))),
+            ["0.4000", "0.8500", "0.2850", "3.5088"]
+        ),
+        ConcentrationBlock::Empty => panic!("empty"),
+    }
+
+    let items = [
+        ("a", Some("100")),
+        ("b", None),
+        ("c", Some("300")),
+        ("d", Some("100")),
+    ];
+    let ranked = rank_by_value(items, |(_, v)| v.map(dec), 2);
+    assert_eq!(
+        ranked.ranked.iter().map(|x| x.0).collect::<Vec<_>>(),
+        ["c", "a"]
+    );
+    assert_eq!(ranked.omitted_count, 1);
+    assert_eq!(
+        ranked.unvalued.iter().map(|x| x.0).collect::<Vec<_>>(),
+        ["b"]
+    );
+    let abs = rank_by_absolute_value(
+        [
+            ("SMALL", "5"),
+            ("BIGLOSS", "-900"),
+            ("MID", "300"),
+            ("TINY", "-1"),
+        ],
+        |(_, v)| dec(v),
+        2,
+    );
+    assert_eq!(
+        abs.ranked.iter().map(|x| x.0).collect::<Vec<_>>(),
+        ["BIGLOSS", "MID"]
+    );
+    assert_eq!(abs.omitted_count, 2);
+
+    let series: Vec<u32> = (0..365).collect();
+    let sampled = downsample(&series, 120).unwrap();
+    assert_eq!(sampled.points.len(), 120);
+    assert_eq!(&sampled.indices[..4], &[0, 3, 6, 9]);
+    assert_eq!(&sampled.indices[117..], &[357, 360, 364]);
+    assert_eq!(sampled.omitted_count, 245);
+    assert_eq!(downsample(&series[..10], 4).unwrap().indices, [0, 3, 6, 9]);
+    assert_eq!(
+        downsample(&series[..10], 5).unwrap().indices,
+        [0, 2, 4, 6, 9]
+    );
+    let short = downsample(&series[..50], 120).unwrap();
+    assert_eq!((short.points.len(), short.omitted_count), (50, 0));
+}
