@@ -8,6 +8,7 @@
 
 pub mod analytics;
 pub mod asset;
+pub mod custody;
 pub mod derivatives;
 pub mod effective;
 pub mod engine;
@@ -18,6 +19,7 @@ pub mod ledger;
 pub mod market;
 pub mod num;
 pub mod overrides;
+pub mod quality;
 pub mod ranking;
 pub mod scenarios;
 #[cfg(feature = "testkit")]

@@ -1,0 +1,603 @@
+//! The custody replay (`domain.md` §9.2 to §9.4, §12.3).
+
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
+
+use rust_decimal::Decimal;
+
+use super::movements::{ledger_order, resolve_movements};
+use super::{
+    CustodyBalance, CustodyOutput, HoldingsAt, Location, LocationRow, LotRemaining, Movement,
+    Relocation,
+};
+use crate::asset::Asset;
+use crate::engine::{DisposalLeg, EngineInput, EngineOutput, LotId};
+use crate::error::DomainResult;
+use crate::ledger::{Account, AccountId};
+use crate::num;
+use crate::overrides::CustodyLink;
+use crate::time::{Date, FiscalTimezone, Instant};
+
+const NONE: u32 = u32::MAX;
+
+/// Runs custody over the whole ledger: movements, relocations, final pieces and balances.
+///
+/// `output` is the FIFO engine's output for `input`; `accounts` names the locations; `links`
+/// are the custody overrides of `domain.md` §6.3 (an invalid one is `InvalidOverride`).
+pub fn allocate(
+    input: &EngineInput,
+    output: &EngineOutput,
+    accounts: &[Account],
+    links: &[CustodyLink],
+) -> DomainResult<CustodyOutput> {
+    let index = Index::new(input, output);
+    let movements = resolve_movements(&input.rows, &index.order, accounts, links)?;
+    let mut state = State::new(&index, true);
+    state.run(&index, &movements, None)?;
+    let names = Names::new(accounts);
+    let (balances, locations) = state.finish(&index, &names)?;
+    Ok(CustodyOutput {
+        relocations: state.relocations,
+        relocation_counts: state.relocation_counts,
+        movements,
+        locations,
+        balances,
+        fee_tolerance: fee_tolerance(input)?,
+    })
+}
+
+/// Custody and fiscal holdings at the end of the fiscal day `cutoff` (`domain.md` §12.3): the
+/// replay stops after every row whose fiscal date is ≤ `cutoff`, i.e. whose instant is before
+/// the end of that civil day in `timezone`. Movements are resolved over the whole ledger, so a
+/// pair whose later leg falls after the cut-off has not moved yet.
+pub fn holdings_at(
+    input: &EngineInput,
+    output: &EngineOutput,
+    accounts: &[Account],
+    links: &[CustodyLink],
+    cutoff: Date,
+    timezone: FiscalTimezone,
+) -> DomainResult<HoldingsAt> {
+    let end = timezone.end_of_day(cutoff);
+    let index = Index::new(input, output);
+    let movements = resolve_movements(&input.rows, &index.order, accounts, links)?;
+    let mut state = State::new(&index, false);
+    state.run(&index, &movements, Some(end))?;
+    let names = Names::new(accounts);
+    let (balances, locations) = state.finish(&index, &names)?;
+    let lots = remaining_at(&index, end)?;
+    Ok(HoldingsAt {
+        cutoff,
+        end,
+        balances,
+        locations,
+        lots,
+    })
+}
+
+/// `fee_tolerance(a)` for every crypto asset: Σ fee quantities recorded in `a` on all rows.
+fn fee_tolerance(input: &EngineInput) -> DomainResult<Vec<(Asset, Decimal)>> {
+    let mut sums: BTreeMap<Asset, Decimal> = BTreeMap::new();
+    for row in &input.rows {
+        if let Some(fee) = row.row.fee
+            && fee.asset.is_crypto()
+            && fee.quantity.is_sign_positive()
+        {
+            let sum = sums.entry(fee.asset).or_insert(Decimal::ZERO);
+            *sum = num::add(*sum, fee.quantity, &row.row.row_key)?;
+        }
+    }
+    Ok(sums.into_iter().collect())
+}
+
+/// Compressed per-row lists (`start[r]..start[r + 1]` indexes `items`).
+struct PerRow {
+    start: Vec<u32>,
+    items: Vec<u32>,
+}
+
+impl PerRow {
+    /// Groups `(row, item)` pairs by row, keeping their order within a row.
+    fn new(rows: usize, pairs: &[(u32, u32)]) -> Self {
+        let mut start = vec![0u32; rows + 1];
+        for &(r, _) in pairs {
+            if let Some(c) = start.get_mut(r as usize + 1) {
+                *c += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; pairs.len()];
+        for &(r, item) in pairs {
+            if let Some(pos) = fill.get_mut(r as usize)
+                && let Some(slot) = items.get_mut(*pos as usize)
+            {
+                *slot = item;
+                *pos += 1;
+            }
+        }
+        Self { start, items }
+    }
+
+    fn of(&self, r: u32) -> &[u32] {
+        let from = self.start.get(r as usize).copied().unwrap_or(0) as usize;
+        let to = self.start.get(r as usize + 1).copied().unwrap_or(0) as usize;
+        self.items.get(from..to).unwrap_or(&[])
+    }
+}
+
+/// Index structures over the engine's output, built once per replay.
+struct Index<'a> {
+    input: &'a EngineInput,
+    output: &'a EngineOutput,
+    order: Vec<u32>,
+    /// Rank of each lot in `(asset, queue_key)` order; pieces sort by it.
+    rank_of_lot: Vec<u32>,
+    lot_of_rank: Vec<u32>,
+    /// Per row, the lot with `k = 0` (`NONE` if the row acquired none).
+    own_lot: Vec<u32>,
+    /// Per row, the carried lots (`k ≥ 1`) in `k` order.
+    carried: PerRow,
+    /// Per row, its operations in processing order.
+    operations: PerRow,
+}
+
+impl<'a> Index<'a> {
+    fn new(input: &'a EngineInput, output: &'a EngineOutput) -> Self {
+        let rows = input.rows.len();
+        let order = if output.ledger_order.len() == rows {
+            output.ledger_order.clone()
+        } else {
+            ledger_order(&input.rows)
+        };
+        let lots = &output.lots;
+        let sorted = lots
+            .windows(2)
+            .all(|w| (w[0].asset, w[0].queue_key) <= (w[1].asset, w[1].queue_key));
+        let mut lot_of_rank: Vec<u32> = (0..lots.len() as u32).collect();
+        if !sorted {
+            lot_of_rank
+                .sort_by_key(|&l| lots.get(l as usize).map(|lot| (lot.asset, lot.queue_key)));
+        }
+        let mut rank_of_lot = vec![0u32; lots.len()];
+        for (rank, &lot) in lot_of_rank.iter().enumerate() {
+            if let Some(slot) = rank_of_lot.get_mut(lot as usize) {
+                *slot = rank as u32;
+            }
+        }
+        let mut own_lot = vec![NONE; rows];
+        let mut carried_pairs = Vec::new();
+        for (i, lot) in lots.iter().enumerate() {
+            if lot.lot_id.k == 0 {
+                if let Some(slot) = own_lot.get_mut(lot.lot_id.row as usize) {
+                    *slot = i as u32;
+                }
+            } else {
+                carried_pairs.push((lot.lot_id.row, lot.lot_id.k, i as u32));
+            }
+        }
+        carried_pairs.sort_unstable();
+        let carried_pairs: Vec<(u32, u32)> =
+            carried_pairs.into_iter().map(|(r, _, i)| (r, i)).collect();
+        let operation_pairs: Vec<(u32, u32)> = output
+            .operations
+            .iter()
+            .enumerate()
+            .map(|(i, op)| (op.row, i as u32))
+            .collect();
+        Self {
+            input,
+            output,
+            order,
+            rank_of_lot,
+            lot_of_rank,
+            own_lot,
+            carried: PerRow::new(rows, &carried_pairs),
+            operations: PerRow::new(rows, &operation_pairs),
+        }
+    }
+
+    fn instant(&self, r: u32) -> Option<Instant> {
+        self.input.rows.get(r as usize).map(|row| row.row.instant)
+    }
+
+    fn lot_index(&self, id: LotId) -> Option<u32> {
+        if id.k == 0 {
+            self.own_lot
+                .get(id.row as usize)
+                .copied()
+                .filter(|&l| l != NONE)
+        } else {
+            self.carried.of(id.row).iter().copied().find(|&l| {
+                self.output
+                    .lots
+                    .get(l as usize)
+                    .is_some_and(|lot| lot.lot_id == id)
+            })
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Piece {
+    rank: u32,
+    quantity: Decimal,
+}
+
+struct Slot {
+    location: Location,
+    asset: Asset,
+    pieces: VecDeque<Piece>,
+    ledger: Decimal,
+    custody: Decimal,
+    shortfall: Decimal,
+}
+
+struct State {
+    slots: Vec<Slot>,
+    slot_of: HashMap<(Location, Asset), u32>,
+    buffer: Vec<Piece>,
+    record: bool,
+    relocations: Vec<Relocation>,
+    relocation_counts: Vec<u32>,
+}
+
+const CONTEXT: &str = "custody replay";
+
+impl State {
+    fn new(index: &Index<'_>, record: bool) -> Self {
+        Self {
+            slots: Vec::new(),
+            slot_of: HashMap::new(),
+            buffer: Vec::new(),
+            record,
+            relocations: Vec::new(),
+            relocation_counts: if record {
+                vec![0; index.output.lots.len()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    fn slot(&mut self, location: Location, asset: Asset) -> usize {
+        let next = self.slots.len() as u32;
+        let id = *self.slot_of.entry((location, asset)).or_insert(next);
+        if id == next {
+            self.slots.push(Slot {
+                location,
+                asset,
+                pieces: VecDeque::new(),
+                ledger: Decimal::ZERO,
+                custody: Decimal::ZERO,
+                shortfall: Decimal::ZERO,
+            });
+        }
+        id as usize
+    }
+
+    /// Replays the ledger in order and phases, stopping before the first instant ≥ `stop`.
+    fn run(
+        &mut self,
+        index: &Index<'_>,
+        movements: &[Movement],
+        stop: Option<Instant>,
+    ) -> DomainResult<()> {
+        let movement_pairs: Vec<(u32, u32)> = movements
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (m.position_row, i as u32))
+            .collect();
+        let movements_at = PerRow::new(index.input.rows.len(), &movement_pairs);
+        let order = &index.order;
+        let mut g = 0;
+        while let Some(&first) = order.get(g) {
+            let Some(t) = index.instant(first) else { break };
+            if stop.is_some_and(|s| t >= s) {
+                break;
+            }
+            let mut h = g + 1;
+            while order.get(h).is_some_and(|&r| index.instant(r) == Some(t)) {
+                h += 1;
+            }
+            let group = order.get(g..h).unwrap_or(&[]);
+            // Phase A: acquisitions open their pieces.
+            for &r in group {
+                if let Some(&lot) = index.own_lot.get(r as usize)
+                    && lot != NONE
+                {
+                    self.place(index, lot)?;
+                }
+            }
+            // Phase B: per row, principal (and carried lots), movements, then the fee.
+            for &r in group {
+                for &op in index.operations.of(r) {
+                    if let Some(operation) = index.output.operations.get(op as usize)
+                        && operation.leg != DisposalLeg::Fee
+                    {
+                        self.dispose(operation.account_id, operation.asset, operation.quantity)?;
+                        if operation.leg == DisposalLeg::Migration {
+                            for &lot in index.carried.of(r) {
+                                self.place(index, lot)?;
+                            }
+                        }
+                    }
+                }
+                for &m in movements_at.of(r) {
+                    if let Some(movement) = movements.get(m as usize) {
+                        self.relocate(index, m, movement)?;
+                    }
+                }
+                for &op in index.operations.of(r) {
+                    if let Some(operation) = index.output.operations.get(op as usize)
+                        && operation.leg == DisposalLeg::Fee
+                    {
+                        self.dispose(operation.account_id, operation.asset, operation.quantity)?;
+                    }
+                }
+            }
+            g = h;
+        }
+        Ok(())
+    }
+
+    /// An acquisition (or carried lot) places its whole quantity at its account.
+    fn place(&mut self, index: &Index<'_>, lot: u32) -> DomainResult<()> {
+        let (Some(l), Some(&rank)) = (
+            index.output.lots.get(lot as usize),
+            index.rank_of_lot.get(lot as usize),
+        ) else {
+            return Ok(());
+        };
+        if l.asset.is_fiat() {
+            return Ok(());
+        }
+        let s = self.slot(Location::Account(l.account_id), l.asset);
+        let Some(slot) = self.slots.get_mut(s) else {
+            return Ok(());
+        };
+        slot.ledger = num::add(slot.ledger, l.original_quantity, CONTEXT)?;
+        insert(
+            slot,
+            Piece {
+                rank,
+                quantity: l.original_quantity,
+            },
+        )
+    }
+
+    /// A disposal leg booked at `account` takes that account's oldest pieces.
+    fn dispose(&mut self, account: AccountId, asset: Asset, quantity: Decimal) -> DomainResult<()> {
+        if asset.is_fiat() {
+            return Ok(());
+        }
+        let s = self.slot(Location::Account(account), asset);
+        self.take(s, quantity, false)
+    }
+
+    /// Takes `quantity` oldest first from slot `s`; kept pieces land in `self.buffer`.
+    fn take(&mut self, s: usize, quantity: Decimal, keep: bool) -> DomainResult<()> {
+        self.buffer.clear();
+        let Some(slot) = self.slots.get_mut(s) else {
+            return Ok(());
+        };
+        slot.ledger = num::sub(slot.ledger, quantity, CONTEXT)?;
+        let mut rest = quantity;
+        while rest > Decimal::ZERO {
+            let Some(front) = slot.pieces.front_mut() else {
+                break;
+            };
+            if front.quantity <= rest {
+                rest = num::sub(rest, front.quantity, CONTEXT)?;
+                let piece = *front;
+                slot.pieces.pop_front();
+                if keep {
+                    self.buffer.push(piece);
+                }
+            } else {
+                front.quantity = num::sub(front.quantity, rest, CONTEXT)?;
+                if keep {
+                    self.buffer.push(Piece {
+                        rank: front.rank,
+                        quantity: rest,
+                    });
+                }
+                rest = Decimal::ZERO;
+            }
+        }
+        let taken = num::sub(quantity, rest, CONTEXT)?;
+        slot.custody = num::sub(slot.custody, taken, CONTEXT)?;
+        if rest > Decimal::ZERO {
+            slot.shortfall = num::add(slot.shortfall, rest, CONTEXT)?;
+        }
+        Ok(())
+    }
+
+    /// A movement takes the source's oldest pieces and appends them at the destination.
+    fn relocate(&mut self, index: &Index<'_>, m: u32, movement: &Movement) -> DomainResult<()> {
+        let from = self.slot(movement.from, movement.asset);
+        let to = self.slot(movement.to, movement.asset);
+        self.take(from, movement.quantity, true)?;
+        let pieces = std::mem::take(&mut self.buffer);
+        if let Some(slot) = self.slots.get_mut(to) {
+            slot.ledger = num::add(slot.ledger, movement.quantity, CONTEXT)?;
+            for piece in &pieces {
+                insert(slot, *piece)?;
+            }
+        }
+        if self.record {
+            for piece in &pieces {
+                let Some(&lot) = index.lot_of_rank.get(piece.rank as usize) else {
+                    continue;
+                };
+                let Some(l) = index.output.lots.get(lot as usize) else {
+                    continue;
+                };
+                if let Some(count) = self.relocation_counts.get_mut(lot as usize) {
+                    *count += 1;
+                }
+                self.relocations.push(Relocation {
+                    lot,
+                    lot_id: l.lot_id,
+                    movement: m,
+                    quantity: piece.quantity,
+                    from: movement.from,
+                    to: movement.to,
+                    instant: movement.instant,
+                });
+            }
+        }
+        self.buffer = pieces;
+        Ok(())
+    }
+
+    /// Balances and non-empty pieces, in output order.
+    fn finish(
+        &self,
+        index: &Index<'_>,
+        names: &Names,
+    ) -> DomainResult<(Vec<CustodyBalance>, Vec<LocationRow>)> {
+        let mut sorted: Vec<(Asset, Arc<str>, Location, usize)> = self
+            .slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.asset, names.name(s.location), s.location, i))
+            .collect();
+        sorted.sort_by(|a, b| (a.0, a.1.as_bytes(), a.2).cmp(&(b.0, b.1.as_bytes(), b.2)));
+        let mut balances = Vec::with_capacity(sorted.len());
+        let mut locations = Vec::new();
+        for (asset, name, location, i) in sorted {
+            let Some(slot) = self.slots.get(i) else {
+                continue;
+            };
+            balances.push(CustodyBalance {
+                location,
+                account_name: Arc::clone(&name),
+                synthetic: location.is_synthetic(),
+                asset,
+                ledger_balance: slot.ledger,
+                custody_quantity: slot.custody,
+                gap: num::sub(slot.ledger, slot.custody, CONTEXT)?,
+                shortfall: slot.shortfall,
+            });
+            for piece in &slot.pieces {
+                if piece.quantity <= Decimal::ZERO {
+                    continue;
+                }
+                let Some(&lot) = index.lot_of_rank.get(piece.rank as usize) else {
+                    continue;
+                };
+                let Some(l) = index.output.lots.get(lot as usize) else {
+                    continue;
+                };
+                locations.push(LocationRow {
+                    lot,
+                    lot_id: l.lot_id,
+                    asset,
+                    location,
+                    account_name: Arc::clone(&name),
+                    synthetic: location.is_synthetic(),
+                    quantity: piece.quantity,
+                });
+            }
+        }
+        Ok((balances, locations))
+    }
+}
+
+/// Inserts a piece at its queue position, merging with a piece of the same lot.
+fn insert(slot: &mut Slot, piece: Piece) -> DomainResult<()> {
+    slot.custody = num::add(slot.custody, piece.quantity, CONTEXT)?;
+    match slot.pieces.back_mut() {
+        None => slot.pieces.push_back(piece),
+        Some(back) if back.rank < piece.rank => slot.pieces.push_back(piece),
+        Some(back) if back.rank == piece.rank => {
+            back.quantity = num::add(back.quantity, piece.quantity, CONTEXT)?;
+        }
+        Some(_) => {
+            // An older lot arrives (a carried lot, or a relocation of older coins).
+            let at = slot.pieces.partition_point(|p| p.rank < piece.rank);
+            match slot.pieces.get_mut(at) {
+                Some(existing) if existing.rank == piece.rank => {
+                    existing.quantity = num::add(existing.quantity, piece.quantity, CONTEXT)?;
+                }
+                _ => slot.pieces.insert(at, piece),
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Location names, shared between rows.
+struct Names {
+    accounts: HashMap<AccountId, Arc<str>>,
+}
+
+impl Names {
+    fn new(accounts: &[Account]) -> Self {
+        Self {
+            accounts: accounts
+                .iter()
+                .map(|a| (a.id, Arc::from(a.name.as_str())))
+                .collect(),
+        }
+    }
+
+    fn name(&self, location: Location) -> Arc<str> {
+        match location {
+            Location::Account(id) => self
+                .accounts
+                .get(&id)
+                .map_or_else(|| Arc::from(format!("#{}", id.0)), Arc::clone),
+            Location::OwnWallet(asset) => Arc::from(super::own_wallet_name(asset)),
+        }
+    }
+}
+
+/// Remaining fiscal quantity of every lot existing before `end`, after the disposals before
+/// `end` (a lot exists from its acquiring row's instant; a carried lot from the migration's).
+fn remaining_at(index: &Index<'_>, end: Instant) -> DomainResult<Vec<LotRemaining>> {
+    let lots = &index.output.lots;
+    let mut remaining: Vec<Option<Decimal>> = lots
+        .iter()
+        .map(|l| {
+            index
+                .instant(l.lot_id.row)
+                .filter(|t| *t < end)
+                .map(|_| l.original_quantity)
+        })
+        .collect();
+    for slice in &index.output.slices {
+        let Some(id) = slice.lot_id else { continue };
+        let before = index
+            .output
+            .operations
+            .get(slice.operation as usize)
+            .is_some_and(|op| op.disposed_at < end);
+        if !before {
+            continue;
+        }
+        if let Some(l) = index.lot_index(id)
+            && let Some(Some(q)) = remaining.get_mut(l as usize)
+        {
+            *q = num::sub(*q, slice.quantity, "holdings_at")?;
+        }
+    }
+    let mut out = Vec::new();
+    for &lot in &index.lot_of_rank {
+        let (Some(l), Some(Some(q))) = (lots.get(lot as usize), remaining.get(lot as usize)) else {
+            continue;
+        };
+        if *q > Decimal::ZERO {
+            out.push(LotRemaining {
+                lot,
+                lot_id: l.lot_id,
+                asset: l.asset,
+                quantity: *q,
+            });
+        }
+    }
+    Ok(out)
+}
