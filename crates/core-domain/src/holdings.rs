@@ -13,6 +13,7 @@ use shared_types::QualityFlag;
 use crate::analytics::kpis::{CostGap, converted_remaining_cost, realized_pnl};
 use crate::analytics::{AnalyticsContext, DisplayCurrency, UnvaluedReason};
 use crate::asset::Asset;
+use crate::custody::LocationRow;
 use crate::error::DomainResult;
 use crate::ledger::{Account, AccountId, account_subtree};
 use crate::market::PriceLookup;
@@ -35,6 +36,24 @@ pub struct PieceRef<'a> {
     pub synthetic: bool,
     /// Quantity (> 0).
     pub quantity: Decimal,
+}
+
+impl<'a> From<&'a LocationRow> for PieceRef<'a> {
+    fn from(row: &'a LocationRow) -> Self {
+        Self {
+            lot: row.lot,
+            asset: row.asset,
+            account_id: row.location.account_id(),
+            account_name: &row.account_name,
+            synthetic: row.synthetic,
+            quantity: row.quantity,
+        }
+    }
+}
+
+/// The pieces of custody location rows (`CustodyOutput::locations`, `HoldingsAt::locations`).
+pub fn pieces(rows: &[LocationRow]) -> Vec<PieceRef<'_>> {
+    rows.iter().map(PieceRef::from).collect()
 }
 
 /// A live quote supplied by the caller (`tools.md` §9.13).
@@ -307,6 +326,11 @@ pub fn holdings_snapshot(
         realized: realized.amount,
         ..HoldingsTotals::default()
     };
+    // Pieces grouped by asset once (a 1M-row ledger has as many pieces as open lots).
+    let mut pieces_of: BTreeMap<Asset, Vec<&PieceRef<'_>>> = BTreeMap::new();
+    for piece in pieces {
+        pieces_of.entry(piece.asset).or_default().push(piece);
+    }
     let mut holdings = Vec::with_capacity(per_asset.len());
     for (asset, (quantity, cost)) in per_asset {
         let price = current_price(ctx, asset, live_prices)?;
@@ -324,7 +348,7 @@ pub fn holdings_snapshot(
         }
         let mut holding = finish_holding(asset, quantity, cost, price, ctx.currency)?;
         let mut locations: Vec<String> = Vec::new();
-        for piece in pieces.iter().filter(|p| p.asset == asset) {
+        for piece in pieces_of.get(&asset).map_or(&[][..], Vec::as_slice) {
             if piece.synthetic {
                 holding.untracked_quantity =
                     num::add(holding.untracked_quantity, piece.quantity, "untracked")?;
@@ -387,13 +411,16 @@ pub fn account_holdings(
             .cmp(&(b.id != root))
             .then_with(|| compare_account_names(&a.name, &b.name))
     });
+    let mut pieces_of: BTreeMap<AccountId, Vec<&PieceRef<'_>>> = BTreeMap::new();
+    for piece in pieces.iter().filter(|p| !p.synthetic) {
+        if let Some(id) = piece.account_id {
+            pieces_of.entry(id).or_default().push(piece);
+        }
+    }
     let mut out = Vec::with_capacity(members.len());
     for account in members {
         let mut per_asset: BTreeMap<Asset, (Decimal, CostAcc)> = BTreeMap::new();
-        for piece in pieces
-            .iter()
-            .filter(|p| p.account_id == Some(account.id) && !p.synthetic)
-        {
+        for piece in pieces_of.get(&account.id).map_or(&[][..], Vec::as_slice) {
             let entry = per_asset.entry(piece.asset).or_default();
             entry.0 = num::add(entry.0, piece.quantity, "account quantity")?;
             let Some(lot) = ctx.output.lots.get(piece.lot as usize) else {

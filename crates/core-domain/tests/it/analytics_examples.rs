@@ -450,3 +450,85 @@ fn d15_shock_concentration_ranking_downsampling() {
     let short = downsample(&series[..50], 120).unwrap();
     assert_eq!((short.points.len(), short.omitted_count), (50, 0));
 }
+
+#[test]
+fn d5_holdings_with_custody() {
+    use core_domain::custody::allocate;
+    use core_domain::holdings::{account_holdings, pieces, summarize_custody_locations};
+    use core_domain::testkit::{transfer_in, transfer_out};
+
+    let ledger = Ledger::new()
+        .row(
+            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("20000", "EUR"),
+        )
+        .row(
+            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("30000", "EUR"),
+        )
+        .row(
+            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
+                .outflow("0.5", "BTC")
+                .fee("0.0001", "BTC"),
+        )
+        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
+        .row(
+            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
+                .inflow("48000", "EUR")
+                .outflow("1.2", "BTC"),
+        )
+        .price("2023-03-10", "BTC", "35000", "EUR")
+        .price("2023-04-10", "BTC", "40000", "EUR");
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let custody = allocate(&outcome.input, &outcome.output, &outcome.accounts, &[]).unwrap();
+    let rows = pieces(&custody.locations);
+    let ctx = ctx(&outcome, &market, "2023-04-10T18:00:00Z");
+    let snapshot = holdings_snapshot(&ctx, &rows, None).unwrap();
+    let btc = &snapshot.holdings[0];
+    assert_eq!(format(btc.quantity, OutputClass::Quantity), "0.7999");
+    assert_eq!(btc.locations, ["Bitvavo", "Kraken"]);
+    assert_eq!(format(btc.untracked_quantity, OutputClass::Quantity), "0");
+    // Remaining fiscal cost 23997.00 at 40000: value 31996.00.
+    assert_eq!(fiat(btc.cost_basis.amount()), "23997.00");
+    assert_eq!(fiat(btc.current_value), "31996.00");
+    assert_eq!(
+        format(btc.avg_unit_cost.unwrap(), OutputClass::UnitPrice),
+        "30000"
+    );
+    // Realized: fee slice 1.50 + 19998.00 + 2001.00.
+    assert_eq!(fiat(Some(snapshot.totals.realized)), "22000.50");
+
+    let kraken = outcome
+        .accounts
+        .iter()
+        .find(|a| a.name == "Kraken")
+        .unwrap()
+        .id;
+    let per_account = account_holdings(&ctx, &outcome.accounts, kraken, &rows, None).unwrap();
+    assert_eq!(per_account.len(), 1);
+    let h = &per_account[0].holdings[0];
+    // 0.3 of L:d5r2:0 (30000.00 for 1 BTC): custody attribution 9000.00.
+    assert_eq!(
+        [fiat(h.cost_basis.amount()), fiat(h.current_value)],
+        ["9000.00", "12000.00"]
+    );
+    let summary = summarize_custody_locations(&rows, None).unwrap();
+    let groups: Vec<String> = summary
+        .groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {} {} {}",
+                g.asset,
+                g.account_name,
+                format(g.quantity, OutputClass::Quantity),
+                g.lot_count
+            )
+        })
+        .collect();
+    assert_eq!(groups, ["BTC Bitvavo 0.4999 1", "BTC Kraken 0.3 1"]);
+    assert_eq!(summary.synthetic_row_count, 0);
+}
