@@ -74,10 +74,10 @@ pub fn flows(
         let TxType::Spot(tx_type) = row.row.tx_type else {
             continue;
         };
-        let date = ctx.timezone.fiscal_date(row.row.instant);
         match tx_type {
             SpotTxType::Buy => {
                 if let Some(inflow) = row.row.inflow {
+                    let date = ctx.timezone.fiscal_date(row.row.instant);
                     let values = value_row(row, date, ctx.market)?;
                     let amount = values.principal.and_then(|v| v.amount());
                     push(date, inflow.asset, amount);
@@ -85,6 +85,7 @@ pub fn flows(
             }
             SpotTxType::MigrationSwap => {
                 if let (Some(inflow), Some(outflow)) = (row.row.inflow, row.row.outflow) {
+                    let date = ctx.timezone.fiscal_date(row.row.instant);
                     let m = match market_value(outflow, date, ctx.market)?.amount() {
                         Some(m) => Some(m),
                         None => market_value(inflow, date, ctx.market)?.amount(),

@@ -1,5 +1,7 @@
 //! Daily holdings, values, returns, the return index and drawdowns (`domain.md` §11.1, §11.3).
 
+use std::collections::{HashMap, HashSet};
+
 use rust_decimal::Decimal;
 
 use crate::asset::Asset;
@@ -122,7 +124,13 @@ fn quantity_deltas(
         Vec::with_capacity(output.lots.len() + output.slices.len());
     let mut first_date: Option<Date> = None;
     for lot in &output.lots {
-        let (Some(date), Some(index)) = (ctx.row_date(lot.lot_id.row), index_of(lot.asset)) else {
+        // A row's own lot opens on its acquisition date; a carried lot on the migration's.
+        let created = if lot.lot_id.k == 0 {
+            Some(lot.acquired_on)
+        } else {
+            ctx.row_date(lot.lot_id.row)
+        };
+        let (Some(date), Some(index)) = (created, index_of(lot.asset)) else {
             continue;
         };
         first_date = Some(first_date.map_or(date, |f| f.min(date)));
@@ -217,11 +225,17 @@ impl DayFlows<'_> {
 /// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
-    let mut assets: Vec<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
-    assets.extend(flow_assets(ctx));
+    // Distinct assets through a hash set, then sorted: the set's order never reaches output.
+    let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
+    distinct.extend(flow_assets(ctx));
+    let mut assets: Vec<Asset> = distinct.into_iter().collect();
     assets.sort_unstable();
-    assets.dedup();
-    let index_of = |asset: Asset| assets.binary_search(&asset).ok().map(|i| i as u32);
+    let position: HashMap<Asset, u32> = assets
+        .iter()
+        .enumerate()
+        .map(|(i, asset)| (*asset, i as u32))
+        .collect();
+    let index_of = |asset: Asset| position.get(&asset).copied();
 
     let (deltas, first_date) = quantity_deltas(ctx, &index_of);
     let Some(first_date) = first_date else {
