@@ -532,3 +532,87 @@ fn d5_holdings_with_custody() {
     assert_eq!(groups, ["BTC Bitvavo 0.4999 1", "BTC Kraken 0.3 1"]);
     assert_eq!(summary.synthetic_row_count, 0);
 }
+
+/// The shared data folder (`CARTERA_SHARED_DATA`, else `<workspace root>/../shared/data`).
+fn shared_data() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("CARTERA_SHARED_DATA").map_or_else(
+        || std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        std::path::PathBuf::from,
+    );
+    dir.is_dir().then_some(dir)
+}
+
+#[test]
+fn real_btc_prices_single_asset_risk() {
+    let Some(dir) = shared_data() else {
+        println!("skip: shared data folder not found (set CARTERA_SHARED_DATA)");
+        return;
+    };
+    let prices = std::fs::read_to_string(dir.join("prices/btc-eur-daily.csv")).unwrap();
+    let ecb = std::fs::read_to_string(dir.join("ecb/eurofxref-hist.csv")).unwrap();
+    let mut ledger = Ledger::new()
+        .row(
+            buy("b1", "Kraken", "2020-01-01T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("6500", "EUR"),
+        )
+        .ecb_rates_csv(&ecb);
+    for line in prices.lines().skip(1) {
+        let Some((stamp, close)) = line.split_once(',') else {
+            continue;
+        };
+        let day = &stamp[..10];
+        if ("2019-12-20"..="2024-12-31").contains(&day) {
+            ledger = ledger.price(day, "BTC", close.trim(), "EUR");
+        }
+    }
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, "2024-12-31T12:00:00Z");
+    let series = daily_series(&ctx).unwrap();
+    assert_eq!(series.days.len(), 1827);
+    // One asset, no flow after the purchase: r(d) is BTC's own return, hence beta 1, alpha 0.
+    // The file has no close from 2023-12-15 to 2023-12-31: beyond the 7-day window the
+    // holding is unvalued (never zero) and no return is defined.
+    let unvalued: Vec<String> = series
+        .days
+        .iter()
+        .filter(|p| p.unvalued_assets > 0)
+        .map(|p| p.date.to_string())
+        .collect();
+    assert_eq!(unvalued.len(), 10);
+    assert_eq!(unvalued.first().map(String::as_str), Some("2023-12-22"));
+    assert_eq!(unvalued.last().map(String::as_str), Some("2023-12-31"));
+    for point in &series.days {
+        assert!(point.drawdown <= Decimal::ZERO);
+        if point.unvalued_assets > 0 {
+            assert_eq!(point.ret, None);
+            assert_eq!(point.value_eur, Decimal::ZERO);
+        }
+        let benchmark =
+            core_domain::analytics::risk::benchmark_return(&market, point.date).unwrap();
+        if let (Some(r), Some(b)) = (point.ret, benchmark) {
+            assert_eq!(
+                core_domain::num::round_half_up(r, 20),
+                core_domain::num::round_half_up(b, 20),
+                "{}",
+                point.date
+            );
+        }
+    }
+    let m = risk_metrics(&series, &market).unwrap();
+    assert_eq!(ratio(m.beta), "1.0000");
+    assert_eq!(ratio(m.alpha), "0.0000");
+    assert!(m.max_drawdown_pct < dec("-0.5"));
+    // USD display with the real ECB history: every point converts (carry-back over weekends).
+    let mut usd = ctx;
+    usd.currency = DisplayCurrency::Usd;
+    let history = performance_history(&series, &market, DisplayCurrency::Usd, 3650).unwrap();
+    assert_eq!(history.len(), 1827);
+    assert!(history.iter().all(|p| p.value.is_some()));
+    assert_eq!(history.iter().filter(|p| p.unvalued_assets > 0).count(), 10);
+    let k = kpis(&usd, &series).unwrap();
+    assert!(!k.rates_incomplete);
+    // Cost 6500 EUR at the 2019-12-31 rate (1.1234, the last before 2020-01-01).
+    assert_eq!(fiat(Some(k.total_cost_basis)), "7302.10");
+}
