@@ -543,6 +543,10 @@ fn shared_data() -> Option<std::path::PathBuf> {
 }
 
 #[test]
+#[expect(
+    clippy::print_stdout,
+    reason = "a test that needs the shared data says clearly when it skips"
+)]
 fn real_btc_prices_single_asset_risk() {
     let Some(dir) = shared_data() else {
         println!("skip: shared data folder not found (set CARTERA_SHARED_DATA)");
