@@ -11,6 +11,7 @@ use crate::engine::{FxDetail, PriceDetail};
 use crate::error::{DomainError, DomainResult};
 use crate::num;
 use crate::time::Date;
+use chrono::Datelike;
 
 /// One ECB reference rate: `rate` units of `currency` per 1 EUR, published for `date`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,18 +109,35 @@ pub struct PriceRow {
     pub currency: Asset,
 }
 
-/// Candidate order within one date: EUR, USD, then other codes alphabetically.
+/// Candidate order within one date: EUR, USD, then other fiat codes alphabetically. The rank
+/// is the code's position in [`CURRENCY_ORDER`], so a stored close takes one byte for its
+/// currency.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct CurrencyRank(u8, Asset);
+struct CurrencyRank(u8);
+
+/// Every fiat code in candidate order (EUR, USD, then alphabetical).
+static CURRENCY_ORDER: std::sync::LazyLock<Vec<Asset>> = std::sync::LazyLock::new(|| {
+    let mut others: Vec<Asset> = shared_types::FIAT_CODES
+        .iter()
+        .filter(|code| !matches!(**code, "EUR" | "USD"))
+        .filter_map(|code| Asset::new(code).ok())
+        .collect();
+    others.sort();
+    ["EUR", "USD"]
+        .iter()
+        .filter_map(|code| Asset::new(code).ok())
+        .chain(others)
+        .collect()
+});
 
 impl CurrencyRank {
-    fn of(currency: Asset) -> Self {
-        let class = match currency.as_str() {
-            "EUR" => 0,
-            "USD" => 1,
-            _ => 2,
-        };
-        Self(class, currency)
+    fn of(currency: Asset) -> Option<Self> {
+        let position = CURRENCY_ORDER.iter().position(|c| *c == currency)?;
+        u8::try_from(position).ok().map(Self)
+    }
+
+    fn currency(self) -> Option<Asset> {
+        CURRENCY_ORDER.get(usize::from(self.0)).copied()
     }
 }
 
@@ -158,7 +176,67 @@ impl PriceLookup {
 /// Daily prices per asset, each asset's rows sorted by `(date, currency rank)`.
 #[derive(Clone, Debug, Default)]
 pub struct PriceTable {
-    series: Vec<(Asset, Vec<PricePoint>)>,
+    /// Sorted; parallel to `series` (a compact array keeps the asset search in cache).
+    assets: Vec<Asset>,
+    series: Vec<Series>,
+}
+
+/// The longest series span given a dense day index.
+const MAX_INDEXED_DAYS: usize = 100_000;
+
+/// One asset's closes with a dense day index: `ends[i]` is the number of points dated on or
+/// before `first_day + i`, so finding the last point dated ≤ d is one array read instead of a
+/// cache-missing binary search (prices are daily, so the index is about as long as the series).
+#[derive(Clone, Debug, Default)]
+struct Series {
+    points: Vec<PricePoint>,
+    first_day: i32,
+    ends: Vec<u32>,
+}
+
+impl Series {
+    fn new(points: Vec<PricePoint>) -> Self {
+        let first_day = points.first().map_or(0, |p| p.0.num_days_from_ce());
+        let last_day = points.last().map_or(0, |p| p.0.num_days_from_ce());
+        let span = usize::try_from(last_day.saturating_sub(first_day)).unwrap_or(0) + 1;
+        // A series spanning more than ~270 years is bad data: keep no index for it (lookups
+        // fall back to a binary search) rather than allocate a huge one.
+        let span = if span > MAX_INDEXED_DAYS { 0 } else { span };
+        let mut ends = Vec::with_capacity(span);
+        let mut count = 0usize;
+        for offset in 0..span {
+            let day = first_day.saturating_add(i32::try_from(offset).unwrap_or(i32::MAX));
+            while points
+                .get(count)
+                .is_some_and(|p| p.0.num_days_from_ce() <= day)
+            {
+                count += 1;
+            }
+            ends.push(u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        Self {
+            points,
+            first_day,
+            ends,
+        }
+    }
+
+    /// The points dated on or before `d`.
+    fn up_to(&self, d: Date) -> &[PricePoint] {
+        if self.ends.is_empty() {
+            let end = self.points.partition_point(|point| point.0 <= d);
+            return self.points.get(..end).unwrap_or(&[]);
+        }
+        let offset = d.num_days_from_ce().saturating_sub(self.first_day);
+        let end = match usize::try_from(offset) {
+            Err(_) => 0,
+            Ok(offset) => self
+                .ends
+                .get(offset)
+                .map_or(self.points.len(), |end| *end as usize),
+        };
+        self.points.get(..end).unwrap_or(&[])
+    }
 }
 
 /// The carry-back window of the price lookup, in days.
@@ -170,21 +248,17 @@ impl PriceTable {
     pub fn new(rows: impl IntoIterator<Item = PriceRow>) -> DomainResult<Self> {
         let mut all: Vec<(Asset, Date, CurrencyRank, Decimal, usize)> = Vec::new();
         for (position, row) in rows.into_iter().enumerate() {
-            if row.close.is_sign_negative() && !row.close.is_zero() || !row.currency.is_fiat() {
+            let rank = CurrencyRank::of(row.currency);
+            let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
+            else {
                 return Err(DomainError::InvalidAmount {
                     field: format!("price {} {} {}", row.asset, row.date, row.currency),
                     text: row.close.to_string(),
                 });
-            }
-            all.push((
-                row.asset,
-                row.date,
-                CurrencyRank::of(row.currency),
-                row.close,
-                position,
-            ));
+            };
+            all.push((row.asset, row.date, rank, row.close, position));
         }
-        all.sort_unstable_by_key(|a| (a.0, a.1, a.2, a.4));
+        all.sort_unstable_by_key(|a| (a.0, a.1, std::cmp::Reverse(a.2), a.4));
         let mut series: Vec<(Asset, Vec<PricePoint>)> = Vec::new();
         for (asset, date, rank, close, _) in all {
             match series.last_mut() {
@@ -197,50 +271,49 @@ impl PriceTable {
                 _ => series.push((asset, vec![(date, rank, close)])),
             }
         }
-        Ok(Self { series })
+        let (assets, series) = series
+            .into_iter()
+            .map(|(asset, points)| (asset, Series::new(points)))
+            .unzip();
+        Ok(Self { assets, series })
     }
 
     /// The EUR close of `asset` for date `d` (`domain.md` §7.2): candidates dated `d − 7 … d`,
     /// newest first, EUR then USD then other codes alphabetically within a date; the first that
     /// converts with the rate of `d` wins.
     pub fn lookup(&self, asset: Asset, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
-        let Ok(index) = self.series.binary_search_by(|(a, _)| a.cmp(&asset)) else {
+        let Ok(index) = self.assets.binary_search(&asset) else {
             return Ok(PriceLookup::MissingPrice);
         };
-        let Some((_, rows)) = self.series.get(index) else {
+        let Some(series) = self.series.get(index) else {
             return Ok(PriceLookup::MissingPrice);
         };
         let earliest = d
             .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
             .unwrap_or(Date::MIN);
-        let mut end = rows.partition_point(|(date, _, _)| *date <= d);
+        // Points are stored by (date ascending, rank descending): walking back from the last
+        // point dated ≤ d visits dates newest first and, within a date, EUR, USD, then the
+        // other codes alphabetically.
         let mut candidates = false;
-        while end > 0 {
-            let Some(&(date, _, _)) = rows.get(end - 1) else {
-                break;
-            };
+        for &(date, rank, close) in series.up_to(d).iter().rev() {
             if date < earliest {
                 break;
             }
-            let start = rows
-                .get(..end)
-                .unwrap_or(&[])
-                .partition_point(|(other, _, _)| *other < date);
-            for &(_, CurrencyRank(_, currency), close) in rows.get(start..end).unwrap_or(&[]) {
-                candidates = true;
-                if let Some((close_eur, fx)) = rates.to_eur(close, currency, d)? {
-                    return Ok(PriceLookup::Found {
-                        close_eur,
-                        price: PriceDetail {
-                            price: close,
-                            currency,
-                            date,
-                        },
-                        fx,
-                    });
-                }
+            candidates = true;
+            let Some(currency) = rank.currency() else {
+                continue;
+            };
+            if let Some((close_eur, fx)) = rates.to_eur(close, currency, d)? {
+                return Ok(PriceLookup::Found {
+                    close_eur,
+                    price: PriceDetail {
+                        price: close,
+                        currency,
+                        date,
+                    },
+                    fx,
+                });
             }
-            end = start;
         }
         Ok(if candidates {
             PriceLookup::MissingFxRate
@@ -251,7 +324,7 @@ impl PriceTable {
 
     /// Whether the table holds no price.
     pub fn is_empty(&self) -> bool {
-        self.series.is_empty()
+        self.assets.is_empty()
     }
 }
 

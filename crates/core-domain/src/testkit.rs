@@ -30,6 +30,8 @@
 //! - [`Ledger::run`] returns an [`Outcome`] whose views format every figure by its output class
 //!   (`"30015.00"`, `"0.5"`, `"unknown"` for an unknown value).
 
+pub mod synthetic;
+
 use rust_decimal::Decimal;
 use shared_types::{CustodyKind, FuturesKind, QualityFlag, SpotTxType};
 
@@ -760,6 +762,122 @@ impl Outcome {
                     .is_some_and(|row| row.row_key == row_key)
             })
             .unwrap_or_else(|| panic!("testkit: no derivative result for {row_key}"))
+    }
+}
+
+/// One line of [`Outcome::dump`]: the asset it concerns and its formatted text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpLine {
+    /// The asset the record concerns (the disposed, acquired or settlement asset).
+    pub asset: Asset,
+    /// The record, every figure formatted by its output class.
+    pub text: String,
+}
+
+impl Outcome {
+    /// Every lot, operation, slice, income receipt and derivative result as formatted text, in
+    /// output order, identified by public ids (never by input positions): two runs are
+    /// byte-identical iff their dumps are equal.
+    pub fn dump(&self) -> Vec<DumpLine> {
+        let mut lines = Vec::new();
+        for lot in &self.output.lots {
+            let view = LotView { outcome: self, lot };
+            lines.push(DumpLine {
+                asset: lot.asset,
+                text: format!(
+                    "lot {} {} {} acct={} on={} at={} orig={} rem={} cost={} remcost={} {} prov={} from={:?} flags=[{}]",
+                    self.input.lot_public_id(lot.lot_id),
+                    lot.asset,
+                    lot.origin_type,
+                    self.account_name(lot.account_id),
+                    lot.acquired_on,
+                    lot.acquired_at,
+                    view.original(),
+                    view.remaining(),
+                    view.acquisition_value(),
+                    view.remaining_cost(),
+                    view.status(),
+                    view.provenance(),
+                    view.carried_from(),
+                    view.flags(),
+                ),
+            });
+        }
+        for operation in &self.output.operations {
+            lines.push(DumpLine {
+                asset: operation.asset,
+                text: format!(
+                    "op {}:{} {} {} qty={} at={} on={} acct={} gross={} fee={} clave={} flags=[{}]",
+                    self.input.row_key(operation.row),
+                    operation.leg.as_str(),
+                    operation.tx_type,
+                    operation.asset,
+                    num::quantity(operation.quantity),
+                    operation.disposed_at,
+                    operation.fiscal_date,
+                    self.account_name(operation.account_id),
+                    money(operation.gross_value),
+                    money(operation.fee_expense),
+                    operation.clave.map_or("-", |c| c.as_str()),
+                    flags(operation.flags),
+                ),
+            });
+            for slice in self.output.slices_of(operation) {
+                let view = SliceView {
+                    outcome: self,
+                    slice,
+                };
+                lines.push(DumpLine {
+                    asset: slice.asset,
+                    text: format!(
+                        "slice {} lot={} qty={} gross={} fee={} net={} acq={} result={} included={} flags=[{}]",
+                        self.input.slice_public_id(&self.output, slice),
+                        view.lot(),
+                        view.quantity(),
+                        view.gross(),
+                        view.fee_expense(),
+                        view.net(),
+                        view.acquisition_value(),
+                        view.result(),
+                        view.included(),
+                        view.flags(),
+                    ),
+                });
+            }
+        }
+        for receipt in &self.output.income {
+            lines.push(DumpLine {
+                asset: receipt.asset,
+                text: format!(
+                    "income {} {} {} {} qty={} value={} flags=[{}]",
+                    self.input.row_key(receipt.row),
+                    receipt.tx_type,
+                    receipt.bucket.as_str(),
+                    receipt.fiscal_date,
+                    num::quantity(receipt.quantity),
+                    money(receipt.value.amount()),
+                    flags(receipt.flags),
+                ),
+            });
+        }
+        for result in &self.output.derivatives {
+            let key = self
+                .input
+                .futures
+                .get(result.row as usize)
+                .map_or("?", |row| row.row_key.as_str());
+            lines.push(DumpLine {
+                asset: result.settlement_asset,
+                text: format!(
+                    "derivative {key} {} {} net={} flags=[{}]",
+                    result.kind,
+                    result.fiscal_date,
+                    money(result.net),
+                    flags(result.flags),
+                ),
+            });
+        }
+        lines
     }
 }
 

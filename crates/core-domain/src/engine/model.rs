@@ -165,10 +165,10 @@ pub struct LotId {
 /// FIFO queue position `(acquired_at, origin seq, k, lot_id)` (`domain.md` §8.2); carried lots
 /// inherit the first three from the lot they replace.
 ///
-/// The final `lot_id` tie-break is realised as `(creator_seq, creator_k)`: the `seq` of the row
-/// that created the lot (the migration row for a carried lot) and the lot's own `k`. It only
-/// matters between carried lots that inherited the same position, and unlike a row index it does
-/// not depend on the order of the input list (ledger `seq` values are unique).
+/// The final `lot_id` tie-break (by the public id `L:<row_key>:<k>`, which depends neither on
+/// the input list's order nor on `seq` values) is stored as `tiebreak`: the lot's rank among
+/// the lots of its asset that share the first three fields (0 when none does). Only carried
+/// lots can share them, so the engine compares public ids only on that rare path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct QueueKey {
     /// Acquisition instant.
@@ -177,10 +177,8 @@ pub struct QueueKey {
     pub seq: u64,
     /// The origin lot's `k`.
     pub k: u32,
-    /// `seq` of the row that created this lot (equals `seq` except for carried lots).
-    pub creator_seq: u64,
-    /// This lot's own `k` (equals `k` except for carried lots).
-    pub creator_k: u32,
+    /// Rank by public lot id among lots with equal `(acquired_at, seq, k)`.
+    pub tiebreak: u32,
 }
 
 /// Lot status by exact comparison of remaining and original quantity.
@@ -362,8 +360,9 @@ pub struct Operation {
     pub flags: FlagSet,
     /// The valuation of the gross value (for a swap, the winning leg's).
     pub valuation: Option<Valued>,
-    /// Swap detail, for the principal leg of a SWAP.
-    pub swap: Option<SwapDetail>,
+    /// Swap detail, for the principal leg of a SWAP (boxed: most operations are not swaps, and
+    /// the detail would double every operation's size).
+    pub swap: Option<Box<SwapDetail>>,
     /// Range of this operation's slices in [`EngineOutput::slices`].
     pub slices: std::ops::Range<u32>,
 }

@@ -156,3 +156,30 @@ fn tables_refuse_bad_rows() {
         .is_err()
     );
 }
+
+#[test]
+fn sparse_series_over_centuries_still_answer() {
+    let prices = PriceTable::new([
+        PriceRow {
+            asset: a("OLD"),
+            date: d("1700-01-01"),
+            close: x("1"),
+            currency: a("EUR"),
+        },
+        PriceRow {
+            asset: a("OLD"),
+            date: d("2023-04-08"),
+            close: x("2"),
+            currency: a("EUR"),
+        },
+    ])
+    .unwrap();
+    match prices.lookup(a("OLD"), d("2023-04-09"), &rates()).unwrap() {
+        PriceLookup::Found { close_eur, .. } => assert_eq!(close_eur, x("2")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        prices.lookup(a("OLD"), d("1800-01-01"), &rates()).unwrap(),
+        PriceLookup::MissingPrice
+    );
+}

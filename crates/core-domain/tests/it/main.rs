@@ -1,5 +1,9 @@
-//! Integration tests of core-domain: the worked examples of `domain.md` §17 and the engine's
-//! properties of §16.
+//! Integration tests of core-domain: the worked examples of `domain.md` §17, value precedence,
+//! overrides and the engine's properties of §16.
 
 mod analytics_examples;
 mod examples;
+mod overrides;
+mod properties;
+mod real_data;
+mod valuation;
