@@ -113,7 +113,7 @@ pub fn flows(
                     .get(op.row as usize)
                     .and_then(|r| r.row.inflow)
                     .map(|a| a.asset);
-                let (given, received) = match op.swap {
+                let (given, received) = match &op.swap {
                     Some(detail) => (detail.given.amount(), detail.received.amount()),
                     None => (op.valuation.as_ref().and_then(Valued::amount), None),
                 };

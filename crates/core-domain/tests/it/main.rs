@@ -2,8 +2,10 @@
 //! overrides and the engine's properties of §16.
 
 mod analytics_examples;
+mod custody_examples;
 mod examples;
 mod overrides;
 mod properties;
+mod quality_examples;
 mod real_data;
 mod valuation;
