@@ -244,4 +244,27 @@ proptest! {
         let b = rank_by_value(shuffled, |v| Some(*v), top);
         prop_assert_eq!(a, b);
     }
+
+    /// With ties, a permutation can only reorder equal values: the ranked value sequence, the
+    /// omitted count and the unvalued count are invariant.
+    #[test]
+    fn ranked_values_are_invariant_under_permutation(
+        values in prop::collection::vec(prop::option::of(0i64..20), 0..40),
+        seed in any::<u64>(),
+        top in 0usize..50,
+    ) {
+        let items: Vec<Option<Decimal>> = values.iter().map(|v| v.map(Decimal::from)).collect();
+        let mut shuffled = items.clone();
+        let mut state = seed;
+        for i in (1..shuffled.len()).rev() {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            let j = (state >> 33) as usize % (i + 1);
+            shuffled.swap(i, j);
+        }
+        let a = rank_by_value(items, |v| *v, top);
+        let b = rank_by_value(shuffled, |v| *v, top);
+        prop_assert_eq!(a.ranked, b.ranked);
+        prop_assert_eq!(a.omitted_count, b.omitted_count);
+        prop_assert_eq!(a.unvalued.len(), b.unvalued.len());
+    }
 }

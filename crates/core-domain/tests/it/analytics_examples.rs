@@ -620,3 +620,96 @@ fn real_btc_prices_single_asset_risk() {
     // Cost 6500 EUR at the 2019-12-31 rate (1.1234, the last before 2020-01-01).
     assert_eq!(fiat(Some(k.total_cost_basis)), "7302.10");
 }
+
+mod properties {
+    use super::{ctx, fiat};
+    use core_domain::analytics::{AllocationItem, DisplayCurrency, asset_allocation, daily_series};
+    use core_domain::holdings::holdings_snapshot;
+    use core_domain::testkit::{Ledger, buy, sell};
+    use proptest::prelude::*;
+    use rust_decimal::Decimal;
+
+    const ASSETS: [&str; 3] = ["ADA", "BTC", "ETH"];
+
+    /// `(day, asset, buy?, quantity)` rows over 20 days, and per `(asset, day)` whether a
+    /// close exists.
+    type RowSpecs = Vec<(u8, usize, bool, u8)>;
+
+    fn ledger_strategy() -> impl Strategy<Value = (RowSpecs, Vec<bool>)> {
+        (
+            prop::collection::vec(
+                (0u8..20, 0usize..3, prop::bool::weighted(0.7), 1u8..5),
+                1..25,
+            ),
+            prop::collection::vec(prop::bool::weighted(0.6), 60),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// §16 items 11 and 12 on engine output: a held asset without a price is counted in
+        /// `unvalued_assets` and never valued at zero or one; `DD ≤ 0`; the snapshot's equity
+        /// sums valued holdings only.
+        #[test]
+        fn unvalued_assets_are_counted((rows, priced) in ledger_strategy()) {
+            let mut ledger = Ledger::new();
+            for (i, (day, asset, is_buy, q)) in rows.iter().enumerate() {
+                let at = format!("2024-01-{:02}T10:{:02}:00Z", day + 1, i % 60);
+                let key = format!("p{i}");
+                let spec = if *is_buy {
+                    buy(&key, "Kraken", &at).inflow(&q.to_string(), ASSETS[*asset]).outflow("100", "EUR")
+                } else {
+                    sell(&key, "Kraken", &at).inflow("100", "EUR").outflow(&q.to_string(), ASSETS[*asset])
+                };
+                ledger.push(spec);
+            }
+            for (a, symbol) in ASSETS.iter().enumerate() {
+                for day in 0..20usize {
+                    if priced[a * 20 + day] {
+                        let close = format!("{}", 10 * (a + 1) + day);
+                        ledger = ledger.price(&format!("2024-01-{:02}", day + 1), symbol, &close, "EUR");
+                    }
+                }
+            }
+            let outcome = ledger.run();
+            let market = ledger.market();
+            let ctx = ctx(&outcome, &market, "2024-01-20T20:00:00Z");
+            let series = daily_series(&ctx).unwrap();
+            for point in &series.days {
+                prop_assert!(point.drawdown <= Decimal::ZERO);
+            }
+            let Some(at_t) = series.days.last() else {
+                // Only uncovered sales: no lot, no series.
+                prop_assert!(outcome.output.lots.is_empty());
+                return Ok(());
+            };
+            let allocation = asset_allocation(&series, &market, DisplayCurrency::Eur).unwrap();
+            let unvalued = allocation.iter().filter(|i| matches!(i, AllocationItem::Unvalued { .. })).count();
+            prop_assert_eq!(at_t.unvalued_assets as usize, unvalued);
+            let mut sum = Decimal::ZERO;
+            for item in &allocation {
+                if let AllocationItem::Valued { value, .. } = item {
+                    prop_assert!(*value > Decimal::ZERO);
+                    sum += *value;
+                }
+            }
+            prop_assert_eq!(sum, at_t.value_eur);
+            let snapshot = holdings_snapshot(&ctx, &[], None).unwrap();
+            let mut equity = Decimal::ZERO;
+            for h in &snapshot.holdings {
+                if h.is_valued() {
+                    equity += h.current_value.unwrap();
+                } else {
+                    prop_assert!(h.unrealized_pnl.is_none() && h.avg_unit_cost.is_none());
+                }
+            }
+            prop_assert_eq!(fiat(Some(equity)), fiat(Some(snapshot.totals.equity)));
+            prop_assert_eq!(
+                snapshot.totals.prices_incomplete,
+                snapshot.holdings.iter().any(|h| !h.is_valued())
+                    || unvalued > 0
+            );
+        }
+    }
+}
