@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use rust_decimal::Decimal;
-use shared_types::{FuturesKind, SpotTxType};
+use shared_types::{FuturesKind, QualityFlag, SpotTxType};
 
 use crate::asset::Asset;
 use crate::engine::{DisposalLeg, Lot};
@@ -100,20 +100,28 @@ pub fn realized_pnl(ctx: &AnalyticsContext<'_>) -> DomainResult<Realized> {
         Ok(())
     };
     for slice in &ctx.output.slices {
-        let (true, Some(result)) = (slice.included, slice.result) else {
-            continue;
-        };
         let Some(op) = ctx.output.operations.get(slice.operation as usize) else {
             continue;
         };
-        if op.fiscal_date <= as_of {
+        if op.fiscal_date > as_of {
+            continue;
+        }
+        // A fiscal value that failed for want of an ECB rate leaves the figure incomplete.
+        if slice.flags.contains(QualityFlag::MissingFxRate) {
+            realized.rates_incomplete = true;
+        }
+        if let (true, Some(result)) = (slice.included, slice.result) {
             add(result, op.fiscal_date, &mut realized)?;
         }
     }
     for derivative in &ctx.output.derivatives {
-        if let Some(net) = derivative.net
-            && derivative.fiscal_date <= as_of
-        {
+        if derivative.fiscal_date > as_of {
+            continue;
+        }
+        if derivative.flags.contains(QualityFlag::MissingFxRate) {
+            realized.rates_incomplete = true;
+        }
+        if let Some(net) = derivative.net {
             add(net, derivative.fiscal_date, &mut realized)?;
         }
     }
@@ -300,6 +308,9 @@ fn tracked_lots(
             Ok(cost) => cost,
             Err(CostGap::Unknown) => {
                 excluded_flagged_lots += 1;
+                if lot.flags.contains(QualityFlag::MissingFxRate) {
+                    *rates_incomplete = true;
+                }
                 continue;
             }
             Err(CostGap::NoRate) => {

@@ -713,3 +713,44 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn d12_flagged_lot_in_kpis_and_snapshot() {
+    // D-12's d12r7: a stated USD value with no rate on or before its date blocks the lot.
+    let ledger = Ledger::new()
+        .row(
+            buy("d12r7", "Kraken", "2023-12-30T12:00:00Z")
+                .inflow("0.01", "BTC")
+                .stated_value("420.00", "USD"),
+        )
+        .row(
+            buy("d12r1", "Kraken", "2024-01-01T10:00:00Z")
+                .inflow("2", "BTC")
+                .outflow("60000", "EUR"),
+        )
+        .rate("2024-01-02", "USD", "1.0956")
+        .price("2024-01-05", "BTC", "40000", "EUR");
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, "2024-01-05T12:00:00Z");
+    let series = daily_series(&ctx).unwrap();
+    let k = kpis(&ctx, &series).unwrap();
+    // KPIs value every quantity at the last close; the blocked lot is left out of the cost.
+    assert_eq!(fiat(k.total_equity), "80400.00");
+    assert_eq!(fiat(Some(k.total_cost_basis)), "60000.00");
+    assert_eq!(fiat(Some(k.total_unrealized_pnl)), "20000.00");
+    assert_eq!(k.excluded_flagged_lots, 1);
+    assert!(k.rates_incomplete);
+    // The snapshot does not value a holding with an unknown lot cost (reason NO_RATE).
+    let snapshot = holdings_snapshot(&ctx, &[], None).unwrap();
+    let btc = &snapshot.holdings[0];
+    assert_eq!(
+        btc.unvalued_reason,
+        Some(core_domain::analytics::UnvaluedReason::NoRate)
+    );
+    assert_eq!(btc.cost_basis, core_domain::holdings::CostBasis::Unknown);
+    assert_eq!(fiat(btc.current_value), "80400.00");
+    assert_eq!(fiat(Some(snapshot.totals.equity)), "0.00");
+    assert!(snapshot.totals.rates_incomplete);
+    assert!(!snapshot.totals.prices_incomplete);
+}
