@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
 use crate::asset::Asset;
-use crate::engine::{DisposalLeg, Valued};
+use crate::engine::{DisposalLeg, LotId, Valued};
 use crate::error::DomainResult;
 use crate::ledger::TxType;
 use crate::num;
@@ -30,56 +30,60 @@ pub struct Flow {
     pub amount: Option<Decimal>,
 }
 
-/// Every crypto asset the flows touch (for the series' asset list).
-pub fn flow_assets(ctx: &AnalyticsContext<'_>) -> Vec<Asset> {
-    let mut assets = Vec::new();
-    for row in &ctx.input.rows {
-        let TxType::Spot(tx_type) = row.row.tx_type else {
-            continue;
-        };
-        match tx_type {
-            SpotTxType::Buy => assets.extend(row.row.inflow.map(|a| a.asset)),
-            SpotTxType::Sell | SpotTxType::Spend => {
-                assets.extend(row.row.outflow.map(|a| a.asset));
-            }
-            SpotTxType::Swap | SpotTxType::MigrationSwap => {
-                assets.extend(row.row.inflow.map(|a| a.asset));
-                assets.extend(row.row.outflow.map(|a| a.asset));
-            }
-            _ => {}
-        }
-    }
-    assets.retain(Asset::is_crypto);
-    assets
+/// One flow keyed by asset, before indexing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RawFlow {
+    /// Fiscal date.
+    pub date: Date,
+    /// The crypto asset.
+    pub asset: Asset,
+    /// Signed EUR amount, or unknown.
+    pub amount: Option<Decimal>,
 }
 
-/// The flows of the ledger, aggregated per `(date, asset)` and sorted by it. `index_of` maps an
-/// asset to its index in the series (assets outside it are skipped).
-pub fn flows(
+/// BUY fiscal date and consideration before fees. Without a fee the lot's acquisition value is
+/// exactly the consideration (§8.4 adds only fees), so the engine's lot is read; with a fee the
+/// row is valued again by [`value_row`].
+fn buy_consideration(
     ctx: &AnalyticsContext<'_>,
-    index_of: &dyn Fn(Asset) -> Option<u32>,
-) -> DomainResult<Vec<Flow>> {
-    let mut raw: Vec<Flow> = Vec::new();
+    row_index: u32,
+    row: &crate::engine::EffectiveRow,
+) -> DomainResult<(Date, Option<Decimal>)> {
+    let fee_free = row.row.fee.is_none_or(|fee| fee.quantity.is_zero());
+    if fee_free
+        && let Some(lot) = ctx.output.lot(LotId {
+            row: row_index,
+            k: 0,
+        })
+    {
+        return Ok((lot.acquired_on, lot.acquisition_value));
+    }
+    let date = ctx.timezone.fiscal_date(row.row.instant);
+    let values = value_row(row, date, ctx.market)?;
+    Ok((date, values.principal.and_then(|v| v.amount())))
+}
+
+/// Every flow of the ledger, unsorted and keyed by asset (crypto assets only).
+pub fn raw_flows(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<RawFlow>> {
+    let mut raw: Vec<RawFlow> = Vec::new();
     let mut push = |date: Date, asset: Asset, amount: Option<Decimal>| {
-        if let Some(index) = index_of(asset) {
-            raw.push(Flow {
+        if asset.is_crypto() {
+            raw.push(RawFlow {
                 date,
-                asset: index,
+                asset,
                 amount,
             });
         }
     };
     // BUY and MIGRATION_SWAP from the rows.
-    for row in &ctx.input.rows {
+    for (index, row) in ctx.input.rows.iter().enumerate() {
         let TxType::Spot(tx_type) = row.row.tx_type else {
             continue;
         };
         match tx_type {
             SpotTxType::Buy => {
                 if let Some(inflow) = row.row.inflow {
-                    let date = ctx.timezone.fiscal_date(row.row.instant);
-                    let values = value_row(row, date, ctx.market)?;
-                    let amount = values.principal.and_then(|v| v.amount());
+                    let (date, amount) = buy_consideration(ctx, index as u32, row)?;
                     push(date, inflow.asset, amount);
                 }
             }
@@ -125,9 +129,28 @@ pub fn flows(
             _ => {}
         }
     }
-    raw.sort_by_key(|f| (f.date, f.asset));
-    let mut merged: Vec<Flow> = Vec::with_capacity(raw.len());
-    for flow in raw {
+    Ok(raw)
+}
+
+/// Indexes raw flows by `index_of` (assets outside it are skipped), sorted by `(date, asset)`
+/// and aggregated per pair (unknown if any contribution is unknown).
+pub fn index_flows(
+    raw: &[RawFlow],
+    index_of: &dyn Fn(Asset) -> Option<u32>,
+) -> DomainResult<Vec<Flow>> {
+    let mut indexed: Vec<Flow> = raw
+        .iter()
+        .filter_map(|f| {
+            index_of(f.asset).map(|asset| Flow {
+                date: f.date,
+                asset,
+                amount: f.amount,
+            })
+        })
+        .collect();
+    indexed.sort_by_key(|f| (f.date, f.asset));
+    let mut merged: Vec<Flow> = Vec::with_capacity(indexed.len());
+    for flow in indexed {
         match merged.last_mut() {
             Some(last) if last.date == flow.date && last.asset == flow.asset => {
                 last.amount = match (last.amount, flow.amount) {
@@ -141,6 +164,15 @@ pub fn flows(
     Ok(merged)
 }
 
+/// The flows of the ledger, aggregated per `(date, asset)` and sorted by it. `index_of` maps an
+/// asset to its index in the series (assets outside it are skipped).
+pub fn flows(
+    ctx: &AnalyticsContext<'_>,
+    index_of: &dyn Fn(Asset) -> Option<u32>,
+) -> DomainResult<Vec<Flow>> {
+    index_flows(&raw_flows(ctx)?, index_of)
+}
+
 /// `r(d) = Σ (V_a(d) − V_a(d−1) − F_a(d)) ÷ Σ V_a(d−1)` over the assets whose three terms are
 /// known; `None` unless the denominator is > 0. `terms` yields `(V_a(d), V_a(d−1), F_a(d))`.
 pub fn daily_return(
@@ -150,6 +182,11 @@ pub fn daily_return(
     let mut denominator = Decimal::ZERO;
     for (value, previous, flow) in terms {
         if let (Some(v), Some(p), Some(f)) = (value, previous, flow) {
+            // Assets not held on either day and without a flow add nothing (the common case
+            // for a long tail of sold-out assets).
+            if v.is_zero() && p.is_zero() && f.is_zero() {
+                continue;
+            }
             let change = num::sub(num::sub(v, p, "return")?, f, "return")?;
             numerator = num::add(numerator, change, "return")?;
             denominator = num::add(denominator, p, "return")?;

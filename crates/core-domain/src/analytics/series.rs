@@ -10,7 +10,7 @@ use crate::market::PriceLookup;
 use crate::num;
 use crate::time::Date;
 
-use super::returns::{Flow, daily_return, flow_assets, flows};
+use super::returns::{Flow, daily_return, index_flows, raw_flows};
 use super::{AnalyticsContext, UnvaluedReason};
 
 /// One fiscal date of the series (EUR, exact).
@@ -226,8 +226,9 @@ impl DayFlows<'_> {
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
     // Distinct assets through a hash set, then sorted: the set's order never reaches output.
+    let raw = raw_flows(ctx)?;
     let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
-    distinct.extend(flow_assets(ctx));
+    distinct.extend(raw.iter().map(|f| f.asset));
     let mut assets: Vec<Asset> = distinct.into_iter().collect();
     assets.sort_unstable();
     let position: HashMap<Asset, u32> = assets
@@ -251,7 +252,8 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
         .and_then(|&row| ctx.row_date(row))
         .unwrap_or(first_date);
     let last_date = as_of.max(last_row_date).max(first_date);
-    let flow_list: Vec<Flow> = flows(ctx, &index_of)?;
+    let flow_list: Vec<Flow> = index_flows(&raw, &index_of)?;
+    drop(raw);
 
     let n = assets.len();
     let mut quantity = vec![Decimal::ZERO; n];
