@@ -197,10 +197,13 @@ struct DayFlows<'a> {
     at: usize,
     today: Vec<Option<Decimal>>,
     touched: Vec<u32>,
+    /// Σ of the day's flows; `None` when one is unknown.
+    sum: Option<Decimal>,
 }
 
 impl DayFlows<'_> {
-    fn load(&mut self, date: Date) {
+    fn load(&mut self, date: Date) -> DomainResult<()> {
+        self.sum = Some(Decimal::ZERO);
         for &asset in &self.touched {
             if let Some(f) = self.today.get_mut(asset as usize) {
                 *f = Some(Decimal::ZERO);
@@ -216,9 +219,14 @@ impl DayFlows<'_> {
             {
                 *f = flow.amount;
                 self.touched.push(flow.asset);
+                self.sum = match (self.sum, flow.amount) {
+                    (Some(total), Some(amount)) => Some(num::add(total, amount, "day flows")?),
+                    _ => None,
+                };
             }
             self.at += 1;
         }
+        Ok(())
     }
 }
 
@@ -264,6 +272,7 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
         list: &flow_list,
         today: vec![Some(Decimal::ZERO); n],
         touched: Vec::new(),
+        sum: Some(Decimal::ZERO),
     };
     let mut delta_at = 0usize;
     let capacity = usize::try_from(last_date.signed_duration_since(first_date).num_days())
@@ -273,6 +282,8 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let mut at_as_of = Vec::new();
     let mut index = Decimal::ONE;
     let mut peak = Decimal::ONE;
+    let mut previous_value = Decimal::ZERO;
+    let mut previous_complete = true;
     let mut date = first_date;
     loop {
         while let Some(&(d, asset, dq)) = deltas.get(delta_at) {
@@ -284,11 +295,23 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
             }
             delta_at += 1;
         }
-        day_flows.load(date);
+        day_flows.load(date)?;
         let held = (date == as_of).then_some(&mut at_as_of);
         let (value, unvalued) = value_day(ctx, &assets, &quantity, &mut current, date, held)?;
         let ret = if date == first_date {
             None
+        } else if let (0, true, Some(flow_sum)) = (unvalued, previous_complete, day_flows.sum) {
+            // Every asset is in S(d): the sums over S are the day totals, no per-asset pass.
+            if previous_value > Decimal::ZERO {
+                let change = num::sub(
+                    num::sub(value, previous_value, "return")?,
+                    flow_sum,
+                    "return",
+                )?;
+                Some(num::div(change, previous_value, "return")?)
+            } else {
+                None
+            }
         } else {
             daily_return(
                 current
@@ -316,6 +339,8 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
             },
         });
         std::mem::swap(&mut previous, &mut current);
+        previous_value = value;
+        previous_complete = unvalued == 0;
         if date >= last_date {
             break;
         }
