@@ -10,7 +10,7 @@ use crate::market::PriceLookup;
 use crate::num;
 use crate::time::Date;
 
-use super::returns::{Flow, daily_return, index_flows, raw_flows};
+use super::returns::{Flow, RawFlow, daily_return, index_flows, raw_flows};
 use super::{AnalyticsContext, UnvaluedReason};
 
 /// One fiscal date of the series (EUR, exact).
@@ -230,20 +230,55 @@ impl DayFlows<'_> {
     }
 }
 
-/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
-pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
-    let as_of = ctx.as_of_date();
-    // Distinct assets through a hash set, then sorted: the set's order never reaches output.
-    let raw = raw_flows(ctx)?;
+/// `r(d)`. When every asset is in `S(d)` (both days complete, every flow known) the sums over
+/// `S` are the day totals and no per-asset pass is needed.
+fn day_return(
+    (value, unvalued): (Decimal, u32),
+    (previous_value, previous_complete): (Decimal, bool),
+    day_flows: &DayFlows<'_>,
+    current: &[Option<Decimal>],
+    previous: &[Option<Decimal>],
+) -> DomainResult<Option<Decimal>> {
+    if let (0, true, Some(flow_sum)) = (unvalued, previous_complete, day_flows.sum) {
+        if previous_value <= Decimal::ZERO {
+            return Ok(None);
+        }
+        let change = num::sub(
+            num::sub(value, previous_value, "return")?,
+            flow_sum,
+            "return",
+        )?;
+        return num::div(change, previous_value, "return").map(Some);
+    }
+    daily_return(
+        current
+            .iter()
+            .zip(previous)
+            .zip(&day_flows.today)
+            .map(|((v, p), f)| (*v, *p, *f)),
+    )
+}
+
+/// The series' assets (lots and flows) in symbol order, and each one's position. Distinct
+/// assets go through a hash set, then are sorted: the set's order never reaches output.
+fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, HashMap<Asset, u32>) {
     let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
     distinct.extend(raw.iter().map(|f| f.asset));
     let mut assets: Vec<Asset> = distinct.into_iter().collect();
     assets.sort_unstable();
-    let position: HashMap<Asset, u32> = assets
+    let position = assets
         .iter()
         .enumerate()
         .map(|(i, asset)| (*asset, i as u32))
         .collect();
+    (assets, position)
+}
+
+/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
+pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
+    let as_of = ctx.as_of_date();
+    let raw = raw_flows(ctx)?;
+    let (assets, position) = asset_index(ctx, &raw);
     let index_of = |asset: Asset| position.get(&asset).copied();
 
     let (deltas, first_date) = quantity_deltas(ctx, &index_of);
@@ -300,25 +335,13 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
         let (value, unvalued) = value_day(ctx, &assets, &quantity, &mut current, date, held)?;
         let ret = if date == first_date {
             None
-        } else if let (0, true, Some(flow_sum)) = (unvalued, previous_complete, day_flows.sum) {
-            // Every asset is in S(d): the sums over S are the day totals, no per-asset pass.
-            if previous_value > Decimal::ZERO {
-                let change = num::sub(
-                    num::sub(value, previous_value, "return")?,
-                    flow_sum,
-                    "return",
-                )?;
-                Some(num::div(change, previous_value, "return")?)
-            } else {
-                None
-            }
         } else {
-            daily_return(
-                current
-                    .iter()
-                    .zip(&previous)
-                    .zip(&day_flows.today)
-                    .map(|((v, p), f)| (*v, *p, *f)),
+            day_return(
+                (value, unvalued),
+                (previous_value, previous_complete),
+                &day_flows,
+                &current,
+                &previous,
             )?
         };
         if let Some(r) = ret {
