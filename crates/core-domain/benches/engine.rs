@@ -25,6 +25,12 @@ fn engine_100k(c: &mut Criterion) {
             fifo::run(black_box(&input), black_box(&market), &settings).expect("engine runs")
         });
     });
+    group.bench_function("fifo_100k_sequential", |b| {
+        b.iter(|| {
+            fifo::run_with(black_box(&input), black_box(&market), &settings, false)
+                .expect("engine runs")
+        });
+    });
     group.finish();
 }
 

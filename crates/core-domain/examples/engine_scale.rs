@@ -19,13 +19,20 @@ fn main() {
     drop(ledger);
     println!("generated {rows} rows in {:?}", started.elapsed());
     let settings = EngineSettings::default();
+    // Third argument: `seq` or `pipe` forces the engine's mode; default is its own choice.
+    let mode = std::env::args().nth(3);
     let runs: usize = std::env::args()
         .nth(2)
         .and_then(|arg| arg.parse().ok())
         .unwrap_or(3);
     for run in 0..runs {
         let started = Instant::now();
-        let output = fifo::run(&input, &market, &settings).expect("engine runs");
+        let output = match mode.as_deref() {
+            Some("seq") => fifo::run_with(&input, &market, &settings, false),
+            Some("pipe") => fifo::run_with(&input, &market, &settings, true),
+            _ => fifo::run(&input, &market, &settings),
+        }
+        .expect("engine runs");
         println!(
             "run {run}: {:?} ({} lots, {} operations, {} slices, {} income)",
             started.elapsed(),

@@ -28,7 +28,14 @@
 //! - Overrides: [`Ledger::edit`] with [`edit`]`(row_key).value(..).instant(..)…`.
 //! - Futures: [`Ledger::future`] with [`future`]`(row_key, account, kind, contract, instant)`.
 //! - [`Ledger::run`] returns an [`Outcome`] whose views format every figure by its output class
-//!   (`"30015.00"`, `"0.5"`, `"unknown"` for an unknown value).
+//!   (`"30015.00"`, `"0.5"`, `"unknown"` for an unknown value): [`Outcome::lot`] and
+//!   [`Outcome::slice`] by public id, [`Outcome::operation`], [`Outcome::income`],
+//!   [`Outcome::derivative`] by row key, [`Outcome::lot_ids`] and [`Outcome::slice_ids`] in
+//!   output order, and [`Outcome::dump`], every record as text (two runs are byte-identical iff
+//!   their dumps are equal).
+//! - [`Ledger::input`], [`Ledger::market`], [`Ledger::accounts`], [`Ledger::spot_rows`] and
+//!   [`Ledger::overrides`] hand the same data to other engines (custody, IRPF, analytics).
+//! - [`synthetic::synthetic`] generates the deterministic large ledger of the benchmarks.
 
 pub mod synthetic;
 
@@ -922,15 +929,10 @@ impl LotView<'_> {
 
     /// `unit_cost` (`UNIT_PRICE`) or `"unknown"`.
     pub fn unit_cost(&self) -> String {
-        match self.lot.acquisition_value {
-            Some(value) if !self.lot.original_quantity.is_zero() => {
-                value.checked_div(self.lot.original_quantity).map_or_else(
-                    || "unknown".to_owned(),
-                    |unit| num::format(unit, OutputClass::UnitPrice),
-                )
-            }
-            _ => "unknown".to_owned(),
-        }
+        self.lot.unit_cost().map_or_else(
+            || "unknown".to_owned(),
+            |unit| num::format(unit, OutputClass::UnitPrice),
+        )
     }
 
     /// `OPEN`, `PARTIAL` or `CLOSED`.

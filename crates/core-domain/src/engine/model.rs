@@ -243,6 +243,16 @@ impl Lot {
         }
     }
 
+    /// `acquisition_value ÷ original_quantity` (display only, class `UNIT_PRICE`; never used in
+    /// arithmetic); `None` when the value is unknown or the quantity is zero.
+    pub fn unit_cost(&self) -> Option<Decimal> {
+        let value = self.acquisition_value?;
+        if self.original_quantity.is_zero() {
+            return None;
+        }
+        value.checked_div(self.original_quantity)
+    }
+
     /// The acquisition value when usable by figures (known and not blocked).
     pub fn known_cost(&self) -> Option<Decimal> {
         if self.flags.is_blocking() {

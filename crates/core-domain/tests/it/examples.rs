@@ -1114,3 +1114,65 @@ fn d13_missing_conversions_leave_the_result_unknown() {
         "MISSING_PRICE"
     );
 }
+
+#[test]
+fn carried_lots_keep_their_historic_fifo_position_in_a_busy_queue() {
+    let outcome = Ledger::new()
+        .row(
+            buy("m0", "Binance", "2019-03-01T10:00:00Z")
+                .inflow("100", "LEND")
+                .outflow("50", "EUR"),
+        )
+        .row(
+            buy("a1", "Binance", "2020-01-01T10:00:00Z")
+                .inflow("5", "AAVE")
+                .outflow("100", "EUR"),
+        )
+        .row(
+            sell("a2", "Binance", "2020-02-01T10:00:00Z")
+                .inflow("150", "EUR")
+                .outflow("5", "AAVE"),
+        )
+        .row(
+            buy("a3", "Binance", "2020-06-01T10:00:00Z")
+                .inflow("5", "AAVE")
+                .outflow("200", "EUR"),
+        )
+        .row(
+            migration("m1", "Binance", "2020-10-05T10:00:00Z")
+                .inflow("1", "AAVE")
+                .outflow("100", "LEND"),
+        )
+        .row(
+            sell("a4", "Binance", "2020-11-01T10:00:00Z")
+                .inflow("100", "EUR")
+                .outflow("2", "AAVE"),
+        )
+        .run();
+    check_lots(
+        &outcome,
+        &[
+            L("L:m1:1", "AAVE", "1", "0", "50.00", "0.00", "CLOSED"),
+            L("L:a1:0", "AAVE", "5", "0", "100.00", "0.00", "CLOSED"),
+            L("L:a3:0", "AAVE", "5", "4", "200.00", "160.00", "PARTIAL"),
+            L("L:m0:0", "LEND", "100", "0", "50.00", "0.00", "CLOSED"),
+        ],
+    );
+    check_slices(
+        &outcome,
+        &[
+            S(
+                "E:a2:P:0", "L:a1:0", "5", "150.00", "0.00", "100.00", "50.00", true,
+            ),
+            S(
+                "E:m1:M:0", "L:m0:0", "100", "unknown", "unknown", "50.00", "unknown", false,
+            ),
+            S(
+                "E:a4:P:0", "L:m1:1", "1", "50.00", "0.00", "50.00", "0.00", true,
+            ),
+            S(
+                "E:a4:P:1", "L:a3:0", "1", "50.00", "0.00", "40.00", "10.00", true,
+            ),
+        ],
+    );
+}

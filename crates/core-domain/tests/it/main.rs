@@ -8,4 +8,5 @@ mod overrides;
 mod properties;
 mod quality_examples;
 mod real_data;
+mod scale;
 mod valuation;

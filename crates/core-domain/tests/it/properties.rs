@@ -361,10 +361,38 @@ fn lot_of(output: &EngineOutput, id: LotId) -> &Lot {
     output.lot(id).expect("slice lot exists")
 }
 
+/// Closes an asset set over migration edges (old → new): carried lots inherit the cost and the
+/// queue position of a lot of another asset (§8.8), so a migration makes its new asset depend on
+/// its old one. The spec's §16.1 and §16.14 hold for assets related this way only as a whole.
+fn close_over_migrations(
+    rows: &[core_domain::SpotRow],
+    mut assets: BTreeSet<Asset>,
+) -> BTreeSet<Asset> {
+    loop {
+        let before = assets.len();
+        for row in rows {
+            if row.tx_type == core_domain::TxType::Spot(shared_types::SpotTxType::MigrationSwap)
+                && let (Some(out), Some(inflow)) = (row.outflow, row.inflow)
+                && assets.contains(&out.asset)
+            {
+                assets.insert(inflow.asset);
+            }
+        }
+        if assets.len() == before {
+            return assets;
+        }
+    }
+}
+
 fn config() -> ProptestConfig {
+    // 96 cases keep the suite fast on two cores; `PROPTEST_CASES` explores more.
+    let cases = if std::env::var_os("PROPTEST_CASES").is_some() {
+        ProptestConfig::default().cases
+    } else {
+        96
+    };
     ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
+        cases,
         ..ProptestConfig::default()
     }
 }
@@ -406,6 +434,48 @@ proptest! {
         prop_assert_eq!(texts(&first.dump()), texts(&second.dump()));
     }
 
+    /// §16.1: reassigning `seq` among rows of one instant whose asset sets (in, out, fee, closed
+    /// over migrations) are pairwise disjoint changes no value, figure or flag, only the
+    /// listing order.
+    #[test]
+    fn seq_reassignment_within_disjoint_instants((gens, market) in ledger_strategy()) {
+        let ledger = build(&gens, &market);
+        let first = ledger.run();
+        let mut input = ledger.input();
+        let rows = ledger.spot_rows().to_vec();
+        let assets_of = |row: &core_domain::SpotRow| -> BTreeSet<Asset> {
+            let own = [row.inflow.map(|a| a.asset), row.outflow.map(|a| a.asset), row.fee.map(|f| f.asset)]
+                .into_iter()
+                .flatten()
+                .collect();
+            close_over_migrations(&rows, own)
+        };
+        let mut groups: BTreeMap<core_domain::Instant, Vec<usize>> = BTreeMap::new();
+        for (i, row) in input.rows.iter().enumerate() {
+            groups.entry(row.row.instant).or_default().push(i);
+        }
+        let mut changed = false;
+        for members in groups.values().filter(|m| m.len() > 1) {
+            let sets: Vec<BTreeSet<Asset>> = members.iter().map(|&i| assets_of(&input.rows[i].row)).collect();
+            let disjoint = sets.iter().enumerate().all(|(a, x)| sets.iter().skip(a + 1).all(|y| x.is_disjoint(y)));
+            if !disjoint {
+                continue;
+            }
+            let seqs: Vec<u64> = members.iter().map(|&i| input.rows[i].row.seq).collect();
+            for (n, &i) in members.iter().enumerate() {
+                input.rows[i].row.seq = seqs[(n + 1) % seqs.len()];
+            }
+            changed = true;
+        }
+        let output = fifo::run(&input, &ledger.market(), ledger.settings()).expect("engine runs");
+        let second = Outcome { accounts: ledger.accounts().to_vec(), input, output };
+        let mut a = texts(&first.dump());
+        let mut b = texts(&second.dump());
+        a.sort();
+        b.sort();
+        prop_assert_eq!(a, b, "changed: {}", changed);
+    }
+
     /// §16.2 to §16.5 and §16.8 on one run.
     #[test]
     fn conservation_cents_order_and_inclusion((gens, market) in ledger_strategy()) {
@@ -413,6 +483,8 @@ proptest! {
         let output = &outcome.output;
         let input = &outcome.input;
 
+        // Lots are listed by (asset, queue_key).
+        prop_assert!(output.lots.windows(2).all(|w| (w[0].asset, w[0].queue_key) < (w[1].asset, w[1].queue_key)));
         // §16.2 quantity, per asset.
         let mut balance: BTreeMap<Asset, Decimal> = BTreeMap::new();
         for lot in &output.lots {
@@ -558,23 +630,7 @@ proptest! {
         prop_assert_eq!(texts(&before.dump()), texts(&restored.dump()));
         let involved: BTreeSet<Asset> = [row.inflow.map(|a| a.asset), row.outflow.map(|a| a.asset), row.fee.map(|f| f.asset)]
             .into_iter().flatten().collect();
-        // Carried lots inherit their cost from another asset (§8.8), so a migration makes its
-        // new asset depend on its old one: close the set over migration edges.
-        let mut involved = involved;
-        loop {
-            let before = involved.len();
-            for other in ledger.spot_rows() {
-                if other.tx_type == core_domain::TxType::Spot(shared_types::SpotTxType::MigrationSwap)
-                    && let (Some(out), Some(inflow)) = (other.outflow, other.inflow)
-                    && involved.contains(&out.asset)
-                {
-                    involved.insert(inflow.asset);
-                }
-            }
-            if involved.len() == before {
-                break;
-            }
-        }
+        let involved = close_over_migrations(ledger.spot_rows(), involved);
         let untouched = |outcome: &Outcome| -> Vec<String> {
             outcome.dump().into_iter().filter(|l| !involved.contains(&l.asset)).map(|l| l.text).collect()
         };
