@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
+use super::fast_hash::FastMap;
 use super::{Location, Movement, MovementBasis, MovementPart};
 use crate::asset::Asset;
 use crate::engine::EffectiveRow;
@@ -23,20 +24,13 @@ enum Direction {
     In,
 }
 
-/// The transfer leg of a row: TRANSFER_OUT with a crypto `out`, or TRANSFER_IN with a crypto
-/// `in`. Unknown rows and every other type are not legs.
+/// The transfer leg of a row: TRANSFER_OUT with its `out`, or TRANSFER_IN with its `in` (crypto
+/// by the shape rules: a row violating them reaches the engine as `Unknown`). Unknown rows and
+/// every other type are not legs.
 fn leg(row: &EffectiveRow) -> Option<(Direction, AssetAmount)> {
     match row.row.tx_type {
-        TxType::Spot(SpotTxType::TransferOut) => row
-            .row
-            .outflow
-            .filter(|a| a.asset.is_crypto())
-            .map(|a| (Direction::Out, a)),
-        TxType::Spot(SpotTxType::TransferIn) => row
-            .row
-            .inflow
-            .filter(|a| a.asset.is_crypto())
-            .map(|a| (Direction::In, a)),
+        TxType::Spot(SpotTxType::TransferOut) => row.row.outflow.map(|a| (Direction::Out, a)),
+        TxType::Spot(SpotTxType::TransferIn) => row.row.inflow.map(|a| (Direction::In, a)),
         _ => None,
     }
 }
@@ -289,13 +283,17 @@ impl<'a> Resolver<'a> {
     /// `o − i ≤ tolerance` and `|Δt| ≤ 72 h`; each in-leg pairs once.
     fn auto_pair(&mut self, legs: &[u32]) -> DomainResult<()> {
         // Per asset, the unresolved in-legs in ledger order (hence sorted by instant).
-        let mut candidates: HashMap<Asset, Candidates> = HashMap::new();
+        let mut candidates: FastMap<Asset, Candidates> = FastMap::default();
         for &r in legs {
             if self.is_resolved(r) {
                 continue;
             }
-            if let Some((Direction::In, amount)) = self.row(r).and_then(leg) {
-                candidates.entry(amount.asset).or_default().rows.push(r);
+            if let Some(row) = self.row(r)
+                && let Some((Direction::In, amount)) = leg(row)
+            {
+                let list = candidates.entry(amount.asset).or_default();
+                list.rows.push(r);
+                list.instants.push(row.row.instant);
             }
         }
         for list in candidates.values_mut() {
@@ -406,6 +404,8 @@ impl<'a> Resolver<'a> {
 #[derive(Default)]
 struct Candidates {
     rows: Vec<u32>,
+    /// The instants of `rows`, kept compact for the binary search and the outward walk.
+    instants: Vec<crate::time::Instant>,
     /// `right[j]` leads to the first live index ≥ j (`len` = none).
     right: Vec<u32>,
     /// `left[j + 1]` leads to the last live index ≤ j, shifted by one (`0` = none).
@@ -448,15 +448,8 @@ impl Candidates {
         out_amount: AssetAmount,
     ) -> DomainResult<Option<u32>> {
         let t = out_row.row.instant;
-        let instant_of = |j: u32, list: &[u32]| {
-            list.get(j as usize)
-                .and_then(|&r| rows.get(r as usize))
-                .map(|r| r.row.instant)
-        };
-        let pos = self
-            .rows
-            .partition_point(|&r| rows.get(r as usize).is_some_and(|row| row.row.instant < t))
-            as u32;
+        let instant_of = |j: u32, list: &[crate::time::Instant]| list.get(j as usize).copied();
+        let pos = self.instants.partition_point(|i| *i < t) as u32;
         let n = self.rows.len() as u32;
         let mut right = self.find_right(pos);
         // `left` holds (index + 1) of the next live candidate to the left, 0 for none.
@@ -465,11 +458,11 @@ impl Candidates {
         let mut best: Option<(CandidateKey, u32)> = None;
         loop {
             let right_dt = (right < n)
-                .then(|| instant_of(right, &self.rows))
+                .then(|| instant_of(right, &self.instants))
                 .flatten()
                 .map(|i| i.abs_diff_nanos(t));
             let left_dt = (left > 0)
-                .then(|| instant_of(left - 1, &self.rows))
+                .then(|| instant_of(left - 1, &self.instants))
                 .flatten()
                 .map(|i| i.abs_diff_nanos(t));
             let (take_right, dt) = match (right_dt, left_dt) {

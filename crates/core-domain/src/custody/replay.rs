@@ -1,10 +1,11 @@
 //! The custody replay (`domain.md` §9.2 to §9.4, §12.3).
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use rust_decimal::Decimal;
 
+use super::fast_hash::{FastMap, FastSet};
 use super::movements::{ledger_order, resolve_movements};
 use super::{
     CustodyBalance, CustodyOutput, HoldingsAt, Location, LocationRow, LotRemaining, Movement,
@@ -77,17 +78,22 @@ pub fn holdings_at(
 
 /// `fee_tolerance(a)` for every crypto asset: Σ fee quantities recorded in `a` on all rows.
 fn fee_tolerance(input: &EngineInput) -> DomainResult<Vec<(Asset, Decimal)>> {
-    let mut sums: BTreeMap<Asset, Decimal> = BTreeMap::new();
+    // Hashed while summing (rows are many, assets few), sorted by symbol once at the end.
+    let mut sums: FastMap<Asset, Decimal> = FastMap::default();
     for row in &input.rows {
         if let Some(fee) = row.row.fee
-            && fee.asset.is_crypto()
-            && fee.quantity.is_sign_positive()
+            && fee.quantity > Decimal::ZERO
         {
             let sum = sums.entry(fee.asset).or_insert(Decimal::ZERO);
             *sum = num::add(*sum, fee.quantity, &row.row.row_key)?;
         }
     }
-    Ok(sums.into_iter().collect())
+    let mut sums: Vec<(Asset, Decimal)> = sums
+        .into_iter()
+        .filter(|(asset, _)| asset.is_crypto())
+        .collect();
+    sums.sort_unstable_by_key(|(asset, _)| *asset);
+    Ok(sums)
 }
 
 /// Compressed per-row lists (`start[r]..start[r + 1]` indexes `items`).
@@ -128,11 +134,28 @@ impl PerRow {
     }
 }
 
+/// Whether the lots of each asset appear in `queue_key` order (the engine lists them by
+/// `(asset, queue_key)`); checked cheaply, without ordering assets by symbol.
+fn queue_ordered(lots: &[crate::engine::Lot]) -> bool {
+    let mut finished: FastSet<Asset> = FastSet::default();
+    for pair in lots.windows(2) {
+        let [a, b] = pair else { continue };
+        if a.asset == b.asset {
+            if a.queue_key > b.queue_key {
+                return false;
+            }
+        } else if !finished.insert(a.asset) || finished.contains(&b.asset) {
+            return false;
+        }
+    }
+    true
+}
+
 /// Index structures over the engine's output, built once per replay.
 struct Index<'a> {
     input: &'a EngineInput,
     output: &'a EngineOutput,
-    order: Vec<u32>,
+    order: std::borrow::Cow<'a, [u32]>,
     /// Rank of each lot in `(asset, queue_key)` order; pieces sort by it.
     rank_of_lot: Vec<u32>,
     lot_of_rank: Vec<u32>,
@@ -148,14 +171,12 @@ impl<'a> Index<'a> {
     fn new(input: &'a EngineInput, output: &'a EngineOutput) -> Self {
         let rows = input.rows.len();
         let order = if output.ledger_order.len() == rows {
-            output.ledger_order.clone()
+            std::borrow::Cow::Borrowed(output.ledger_order.as_slice())
         } else {
-            ledger_order(&input.rows)
+            std::borrow::Cow::Owned(ledger_order(&input.rows))
         };
         let lots = &output.lots;
-        let sorted = lots
-            .windows(2)
-            .all(|w| (w[0].asset, w[0].queue_key) <= (w[1].asset, w[1].queue_key));
+        let sorted = queue_ordered(lots);
         let mut lot_of_rank: Vec<u32> = (0..lots.len() as u32).collect();
         if !sorted {
             lot_of_rank
@@ -237,7 +258,7 @@ struct Slot {
 
 struct State {
     slots: Vec<Slot>,
-    slot_of: HashMap<(Location, Asset), u32>,
+    slot_of: FastMap<(Location, Asset), u32>,
     buffer: Vec<Piece>,
     record: bool,
     relocations: Vec<Relocation>,
@@ -250,7 +271,7 @@ impl State {
     fn new(index: &Index<'_>, record: bool) -> Self {
         Self {
             slots: Vec::new(),
-            slot_of: HashMap::new(),
+            slot_of: FastMap::default(),
             buffer: Vec::new(),
             record,
             relocations: Vec::new(),
@@ -351,9 +372,6 @@ impl State {
         ) else {
             return Ok(());
         };
-        if l.asset.is_fiat() {
-            return Ok(());
-        }
         let s = self.slot(Location::Account(l.account_id), l.asset);
         let Some(slot) = self.slots.get_mut(s) else {
             return Ok(());
@@ -370,9 +388,6 @@ impl State {
 
     /// A disposal leg booked at `account` takes that account's oldest pieces.
     fn dispose(&mut self, account: AccountId, asset: Asset, quantity: Decimal) -> DomainResult<()> {
-        if asset.is_fiat() {
-            return Ok(());
-        }
         let s = self.slot(Location::Account(account), asset);
         self.take(s, quantity, false)
     }

@@ -321,3 +321,190 @@ fn d12_custody_final_state() {
     );
     assert!(c.fee_tolerance.is_empty(), "no crypto fee anywhere");
 }
+
+// ---- §16 item 7: transfers are fiscally neutral ----------------------------------------------
+
+mod neutrality {
+    use core_domain::custody::allocate;
+    use core_domain::num;
+    use core_domain::overrides::CustodyLink;
+    use core_domain::testkit::{
+        Ledger, Outcome, RowSpec, buy, sell, staking, swap, transfer_in, transfer_out,
+    };
+    use proptest::prelude::*;
+
+    const ACCOUNTS: &[&str] = &["Kraken", "Bitvavo", "Binance"];
+    const ASSETS: &[&str] = &["BTC", "ETH"];
+    const QUANTITIES: &[&str] = &["0.1", "0.25", "0.5", "1", "2"];
+
+    /// A fiscal row: `(kind, account, asset, quantity, day, hour)`.
+    type Fiscal = (u8, usize, usize, usize, u32, u32);
+    /// A transfer leg: `(out?, account, asset, quantity, day, hour, group)`.
+    type Leg = (bool, usize, usize, usize, u32, u32, Option<u8>);
+
+    fn at(day: u32, hour: u32) -> String {
+        format!("2024-03-{:02}T{hour:02}:00:00Z", day + 1)
+    }
+
+    fn fiscal_spec(i: usize, f: &Fiscal, account_shift: usize) -> RowSpec {
+        let &(kind, account, a, q, day, hour) = f;
+        let key = format!("f{i}");
+        let account = ACCOUNTS[(account + account_shift) % ACCOUNTS.len()];
+        let (asset, other, qty) = (ASSETS[a], ASSETS[1 - a], QUANTITIES[q]);
+        let when = at(day, hour);
+        let spec = match kind {
+            0 | 1 => buy(&key, account, &when)
+                .inflow(qty, asset)
+                .outflow("1000", "EUR"),
+            2 => sell(&key, account, &when)
+                .inflow("900", "EUR")
+                .outflow(qty, asset),
+            3 => swap(&key, account, &when)
+                .inflow(QUANTITIES[(q + 2) % QUANTITIES.len()], other)
+                .outflow(qty, asset),
+            _ => staking(&key, account, &when).inflow(qty, asset),
+        };
+        // Fiscal rows keep their seq whatever transfers are added around them.
+        spec.seq(i as u64 * 10 + 10)
+    }
+
+    fn leg_spec(index: usize, leg: &Leg) -> RowSpec {
+        let &(out, account, a, q, day, hour, group) = leg;
+        let i = index;
+        let key = format!("t{i}");
+        let (account, asset, qty, when) =
+            (ACCOUNTS[account], ASSETS[a], QUANTITIES[q], at(day, hour));
+        let spec = if out {
+            transfer_out(&key, account, &when).outflow(qty, asset)
+        } else {
+            transfer_in(&key, account, &when).inflow(qty, asset)
+        };
+        let spec = spec.seq(i as u64 * 10 + 5);
+        match group {
+            Some(id) => spec.group(&format!("g{id}")),
+            None => spec,
+        }
+    }
+
+    fn ledger(fiscal: &[Fiscal], legs: &[Leg], account_shift: usize) -> Outcome {
+        let mut ledger = Ledger::new();
+        for day in 0..6 {
+            let on = format!("2024-03-{:02}", day + 1);
+            ledger = ledger.price(&on, "BTC", &format!("{}", 60000 + day * 500), "EUR");
+            if day % 2 == 0 {
+                ledger = ledger.price(&on, "ETH", "3000", "EUR");
+            }
+        }
+        for (i, f) in fiscal.iter().enumerate() {
+            ledger.push(fiscal_spec(i, f, account_shift));
+        }
+        for (i, l) in legs.iter().enumerate() {
+            ledger.push(leg_spec(i, l));
+        }
+        ledger.run()
+    }
+
+    /// Every fiscal record, account-free and by public id.
+    fn fingerprint(outcome: &Outcome) -> Vec<String> {
+        let input = &outcome.input;
+        let output = &outcome.output;
+        let money = |v: Option<rust_decimal::Decimal>| v.map_or("?".to_owned(), num::fiat);
+        let mut lines: Vec<String> = output
+            .lots
+            .iter()
+            .map(|l| {
+                format!(
+                    "lot {} {} {} {} {} {} {:?} {:?}",
+                    input.lot_public_id(l.lot_id),
+                    l.asset,
+                    num::quantity(l.original_quantity),
+                    num::quantity(l.remaining_quantity),
+                    money(l.acquisition_value),
+                    money(l.remaining_cost),
+                    l.flags,
+                    l.provenance
+                )
+            })
+            .collect();
+        lines.extend(output.slices.iter().map(|s| {
+            format!(
+                "slice {} {} {} {} {} {} {} {} {:?}",
+                input.slice_public_id(output, s),
+                s.lot_id
+                    .map_or("-".to_owned(), |id| input.lot_public_id(id)),
+                num::quantity(s.quantity),
+                money(s.gross_value),
+                money(s.fee_expense),
+                money(s.acquisition_value),
+                money(s.result),
+                s.included,
+                s.flags
+            )
+        }));
+        lines.extend(output.income.iter().map(|r| {
+            format!(
+                "income {} {} {:?}",
+                input.row_key(r.row),
+                money(r.value.amount()),
+                r.flags
+            )
+        }));
+        lines
+    }
+
+    fn fiscal_row() -> impl Strategy<Value = Fiscal> {
+        (
+            0u8..5,
+            0..ACCOUNTS.len(),
+            0..ASSETS.len(),
+            0..QUANTITIES.len(),
+            0u32..6,
+            0u32..24,
+        )
+    }
+
+    fn transfer_leg() -> impl Strategy<Value = Leg> {
+        (
+            any::<bool>(),
+            0..ACCOUNTS.len(),
+            0..ASSETS.len(),
+            0..QUANTITIES.len(),
+            0u32..6,
+            0u32..24,
+            proptest::option::weighted(0.3, 0u8..3),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        #[test]
+        fn transfers_accounts_groups_and_links_change_no_fiscal_figure(
+            fiscal in proptest::collection::vec(fiscal_row(), 1..14),
+            legs in proptest::collection::vec(transfer_leg(), 0..10),
+            shift in 1usize..3,
+        ) {
+            let base = fingerprint(&ledger(&fiscal, &[], 0));
+            let with_transfers = ledger(&fiscal, &legs, 0);
+            prop_assert_eq!(&base, &fingerprint(&with_transfers));
+            let moved = ledger(&fiscal, &legs, shift);
+            prop_assert_eq!(&base, &fingerprint(&moved));
+            // Custody runs on every variant; a link between the first out and in legs of one
+            // asset changes custody only.
+            for outcome in [&with_transfers, &moved] {
+                let plain = allocate(&outcome.input, &outcome.output, &outcome.accounts, &[]);
+                prop_assert!(plain.is_ok());
+                let out = legs.iter().position(|l| l.0);
+                let inn = out.and_then(|o| legs.iter().position(|l| !l.0 && l.2 == legs[o].2));
+                if let (Some(o), Some(i)) = (out, inn) {
+                    let links = [CustodyLink::Link {
+                        out_row_key: format!("t{o}"),
+                        in_row_key: format!("t{i}"),
+                    }];
+                    let linked = allocate(&outcome.input, &outcome.output, &outcome.accounts, &links);
+                    prop_assert!(linked.is_ok(), "{linked:?}");
+                }
+            }
+        }
+    }
+}
