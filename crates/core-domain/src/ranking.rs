@@ -126,7 +126,7 @@ pub fn page<T>(items: &[T], page_index: usize, page_size: usize) -> Page<'_, T> 
     let total_count = items.len();
     let start = page_index.saturating_mul(page_size);
     let slice = if start >= total_count {
-        &items[total_count..]
+        &[]
     } else {
         let end = start.saturating_add(page_size).min(total_count);
         items.get(start..end).unwrap_or(&[])

@@ -9,9 +9,9 @@ use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
 use crate::asset::Asset;
-use crate::engine::{DisposalLeg, LotId, Valued};
+use crate::engine::{DisposalLeg, LotId, Operation, Valued};
 use crate::error::DomainResult;
-use crate::ledger::TxType;
+use crate::ledger::{AssetAmount, TxType};
 use crate::num;
 use crate::time::Date;
 use crate::valuation::{market_value, value_row};
@@ -63,6 +63,33 @@ fn buy_consideration(
     Ok((date, values.principal.and_then(|v| v.amount())))
 }
 
+/// The part of a disposal flow that left tracked holdings: `amount × covered ÷ quantity`,
+/// where `covered` is the quantity taken from lots (the uncovered slice never was in `q_a`).
+fn covered_part(
+    ctx: &AnalyticsContext<'_>,
+    op: &Operation,
+    amount: Option<Decimal>,
+) -> DomainResult<Option<Decimal>> {
+    let Some(amount) = amount else {
+        return Ok(None);
+    };
+    let mut covered = Decimal::ZERO;
+    for slice in ctx.output.slices_of(op) {
+        if slice.lot_id.is_some() {
+            covered = num::add(covered, slice.quantity, "covered quantity")?;
+        }
+    }
+    if covered == op.quantity || op.quantity.is_zero() {
+        return Ok(Some(amount));
+    }
+    num::div(
+        num::mul(amount, covered, "covered flow")?,
+        op.quantity,
+        "covered flow",
+    )
+    .map(Some)
+}
+
 /// Every flow of the ledger, unsorted and keyed by asset (crypto assets only).
 pub fn raw_flows(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<RawFlow>> {
     let mut raw: Vec<RawFlow> = Vec::new();
@@ -75,56 +102,56 @@ pub fn raw_flows(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<RawFlow>> {
             });
         }
     };
-    // BUY and MIGRATION_SWAP from the rows.
+    // BUY from the rows.
     for (index, row) in ctx.input.rows.iter().enumerate() {
-        let TxType::Spot(tx_type) = row.row.tx_type else {
+        if row.row.tx_type != TxType::Spot(SpotTxType::Buy) {
             continue;
-        };
-        match tx_type {
-            SpotTxType::Buy => {
-                if let Some(inflow) = row.row.inflow {
-                    let (date, amount) = buy_consideration(ctx, index as u32, row)?;
-                    push(date, inflow.asset, amount);
-                }
-            }
-            SpotTxType::MigrationSwap => {
-                if let (Some(inflow), Some(outflow)) = (row.row.inflow, row.row.outflow) {
-                    let date = ctx.timezone.fiscal_date(row.row.instant);
-                    let m = match market_value(outflow, date, ctx.market)?.amount() {
-                        Some(m) => Some(m),
-                        None => market_value(inflow, date, ctx.market)?.amount(),
-                    };
-                    push(date, outflow.asset, m.map(|m| -m));
-                    push(date, inflow.asset, m);
-                }
-            }
-            _ => {}
+        }
+        if let Some(inflow) = row.row.inflow {
+            let (date, amount) = buy_consideration(ctx, index as u32, row)?;
+            push(date, inflow.asset, amount);
         }
     }
-    // SELL, SPEND and SWAP from the principal operations.
+    // SELL, SPEND, SWAP and MIGRATION_SWAP from their disposal legs.
     for op in &ctx.output.operations {
-        if op.leg != DisposalLeg::Principal {
-            continue;
-        }
-        match op.tx_type {
-            SpotTxType::Sell | SpotTxType::Spend => {
-                push(op.fiscal_date, op.asset, op.gross_value.map(|g| -g));
+        let received = ctx
+            .input
+            .rows
+            .get(op.row as usize)
+            .and_then(|r| r.row.inflow);
+        match (op.leg, op.tx_type) {
+            (DisposalLeg::Principal, SpotTxType::Sell | SpotTxType::Spend) => {
+                let gross = covered_part(ctx, op, op.gross_value)?;
+                push(op.fiscal_date, op.asset, gross.map(|g| -g));
             }
-            SpotTxType::Swap => {
-                let received_asset = ctx
-                    .input
-                    .rows
-                    .get(op.row as usize)
-                    .and_then(|r| r.row.inflow)
-                    .map(|a| a.asset);
-                let (given, received) = match &op.swap {
+            (DisposalLeg::Principal, SpotTxType::Swap) => {
+                let (given, received_value) = match &op.swap {
                     Some(detail) => (detail.given.amount(), detail.received.amount()),
                     None => (op.valuation.as_ref().and_then(Valued::amount), None),
                 };
+                let given = covered_part(ctx, op, given)?;
                 push(op.fiscal_date, op.asset, given.map(|g| -g));
-                if let Some(asset) = received_asset {
-                    push(op.fiscal_date, asset, received);
+                if let Some(inflow) = received {
+                    push(op.fiscal_date, inflow.asset, received_value);
                 }
+            }
+            (DisposalLeg::Migration, _) => {
+                let Some(inflow) = received else {
+                    continue;
+                };
+                let outflow = AssetAmount {
+                    asset: op.asset,
+                    quantity: op.quantity,
+                };
+                let m = match market_value(outflow, op.fiscal_date, ctx.market)?.amount() {
+                    Some(m) => Some(m),
+                    None => market_value(inflow, op.fiscal_date, ctx.market)?.amount(),
+                };
+                // Every carried lot (the uncovered part's included) enters `q` of the new
+                // asset; only the covered part of the old asset leaves it.
+                let out = covered_part(ctx, op, m)?;
+                push(op.fiscal_date, op.asset, out.map(|m| -m));
+                push(op.fiscal_date, inflow.asset, m);
             }
             _ => {}
         }

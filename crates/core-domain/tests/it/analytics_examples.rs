@@ -754,3 +754,40 @@ fn d12_flagged_lot_in_kpis_and_snapshot() {
     assert!(snapshot.totals.rates_incomplete);
     assert!(!snapshot.totals.prices_incomplete);
 }
+
+#[test]
+fn uncovered_disposal_flows_only_the_covered_part() {
+    // D-6's first sale: 2 ETH sold with 1.5 held. Only 1.5 left the tracked holdings, so only
+    // that share of the gross value is a flow; at constant prices the return stays 0.
+    let mut ledger = Ledger::new()
+        .row(
+            buy("d6r1", "Kraken", "2024-01-30T10:00:00Z")
+                .inflow("1.5", "ETH")
+                .outflow("3000", "EUR"),
+        )
+        .row(
+            sell("d6r2", "Kraken", "2024-02-01T10:00:00Z")
+                .inflow("5000", "EUR")
+                .outflow("2", "ETH"),
+        );
+    for day in ["2024-01-30", "2024-01-31", "2024-02-01"] {
+        ledger = ledger.price(day, "ETH", "2500", "EUR");
+    }
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, "2024-02-01T12:00:00Z");
+    let series = daily_series(&ctx).unwrap();
+    let shown: Vec<String> = series
+        .days
+        .iter()
+        .map(|p| format!("{} {} {}", p.date, fiat(Some(p.value_eur)), ratio(p.ret)))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "2024-01-30 3750.00 null",
+            "2024-01-31 3750.00 0.0000",
+            "2024-02-01 0.00 0.0000"
+        ]
+    );
+}
