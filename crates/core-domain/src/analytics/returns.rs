@@ -1,9 +1,11 @@
 //! External flows `F_a(d)` (`domain.md` §11.3) and the return arithmetic.
 //!
 //! Flows reuse the engine's valuations, never re-deriving them: SELL and SPEND take the
-//! principal operation's gross value, SWAP the two legs of its `SwapDetail`, BUY the
-//! consideration of [`crate::valuation::value_row`] (before fees), MIGRATION_SWAP the §7.2
-//! market value of its out-leg, else of its in-leg.
+//! principal operation's gross value, SWAP the two legs of its `SwapDetail`, BUY its
+//! consideration before fees (the lot's value when the row has no fee, else
+//! [`crate::valuation::value_row`]), MIGRATION_SWAP the §7.2 market value of its out-leg, else
+//! of its in-leg. A disposal that was partly uncovered flows only its covered share: the
+//! uncovered coins were never part of `q_a`, and counting them would show a sale as a gain.
 
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
