@@ -6,6 +6,7 @@
 //! Money is `rust_decimal` with checked arithmetic only (`domain.md` §0, §1).
 #![deny(clippy::float_arithmetic)]
 
+pub mod analytics;
 pub mod asset;
 pub mod compare;
 pub mod custody;
@@ -14,12 +15,15 @@ pub mod effective;
 pub mod engine;
 pub mod error;
 pub mod fifo;
+pub mod holdings;
 pub mod irpf;
 pub mod ledger;
 pub mod market;
 pub mod num;
 pub mod overrides;
 pub mod quality;
+pub mod ranking;
+pub mod scenarios;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod time;

@@ -5,6 +5,7 @@
     reason = "tests and benches read their knobs from the environment"
 )]
 
+mod analytics_examples;
 mod custody_examples;
 mod examples;
 mod irpf_examples;

@@ -1,0 +1,378 @@
+//! Daily holdings, values, returns, the return index and drawdowns (`domain.md` §11.1, §11.3).
+
+use std::collections::{HashMap, HashSet};
+
+use rust_decimal::Decimal;
+
+use crate::asset::Asset;
+use crate::error::DomainResult;
+use crate::market::PriceLookup;
+use crate::num;
+use crate::time::Date;
+
+use super::returns::{Flow, RawFlow, daily_return, index_flows, raw_flows};
+use super::{AnalyticsContext, UnvaluedReason};
+
+/// One fiscal date of the series (EUR, exact).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DayPoint {
+    /// The fiscal date.
+    pub date: Date,
+    /// `V(d)`: Σ known `V_a(d)`.
+    pub value_eur: Decimal,
+    /// Assets with `q > 0` and no value.
+    pub unvalued_assets: u32,
+    /// `r(d)`, when defined.
+    pub ret: Option<Decimal>,
+    /// `I(d)`.
+    pub index: Decimal,
+    /// `DD(d) = I(d) ÷ max I − 1` (≤ 0).
+    pub drawdown: Decimal,
+}
+
+impl DayPoint {
+    /// Whether every held asset has a value.
+    pub fn is_complete(&self) -> bool {
+        self.unvalued_assets == 0
+    }
+}
+
+/// `V_a(T)` of a held asset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AssetValue {
+    /// Known: `q × close_EUR` (exact) and the EUR close used.
+    Known {
+        /// The value.
+        value: Decimal,
+        /// The EUR close.
+        close: Decimal,
+    },
+    /// No value, and why.
+    Unvalued(UnvaluedReason),
+}
+
+/// A held asset at the as-of date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AssetAtAsOf {
+    /// The asset.
+    pub asset: Asset,
+    /// `q_a(T)` (> 0).
+    pub quantity: Decimal,
+    /// `V_a(T)` in EUR.
+    pub value: AssetValue,
+}
+
+/// The daily series from `first_date` to `last_date`, plus the held assets at `T`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DailySeries {
+    /// `T`.
+    pub as_of: Option<Date>,
+    /// Every fiscal date from `first_date` to `last_date` (empty without any lot).
+    pub days: Vec<DayPoint>,
+    /// Assets with `q_a(T) > 0`, in symbol order.
+    pub at_as_of: Vec<AssetAtAsOf>,
+}
+
+impl DailySeries {
+    /// `first_date`, the fiscal date of the earliest acquisition leg.
+    pub fn first_date(&self) -> Option<Date> {
+        self.days.first().map(|p| p.date)
+    }
+
+    /// The point of `date`, if inside the series.
+    pub fn point(&self, date: Date) -> Option<&DayPoint> {
+        let first = self.first_date()?;
+        let offset = usize::try_from(date.signed_duration_since(first).num_days()).ok()?;
+        self.days.get(offset)
+    }
+
+    /// The points dated `≤ T`.
+    pub fn up_to_as_of(&self) -> &[DayPoint] {
+        let Some(as_of) = self.as_of else {
+            return &[];
+        };
+        let end = self.days.partition_point(|p| p.date <= as_of);
+        self.days.get(..end).unwrap_or(&[])
+    }
+}
+
+fn lookup_value(
+    ctx: &AnalyticsContext<'_>,
+    asset: Asset,
+    quantity: Decimal,
+    date: Date,
+) -> DomainResult<AssetValue> {
+    Ok(match ctx.market.price(asset, date)? {
+        PriceLookup::Found { close_eur, .. } => AssetValue::Known {
+            value: num::mul(quantity, close_eur, "daily value")?,
+            close: close_eur,
+        },
+        PriceLookup::MissingFxRate => AssetValue::Unvalued(UnvaluedReason::NoRate),
+        PriceLookup::MissingPrice => AssetValue::Unvalued(UnvaluedReason::NoPrice),
+    })
+}
+
+/// Quantity deltas sorted by date, and `first_date`. A lot counts from the fiscal date of the
+/// row that created it (the migration row for a carried lot), a covered slice from its
+/// operation's fiscal date.
+fn quantity_deltas(
+    ctx: &AnalyticsContext<'_>,
+    index_of: &dyn Fn(Asset) -> Option<u32>,
+) -> (Vec<(Date, u32, Decimal)>, Option<Date>) {
+    let output = ctx.output;
+    let mut deltas: Vec<(Date, u32, Decimal)> =
+        Vec::with_capacity(output.lots.len() + output.slices.len());
+    let mut first_date: Option<Date> = None;
+    for lot in &output.lots {
+        // A row's own lot opens on its acquisition date; a carried lot on the migration's.
+        let created = if lot.lot_id.k == 0 {
+            Some(lot.acquired_on)
+        } else {
+            ctx.row_date(lot.lot_id.row)
+        };
+        let (Some(date), Some(index)) = (created, index_of(lot.asset)) else {
+            continue;
+        };
+        first_date = Some(first_date.map_or(date, |f| f.min(date)));
+        deltas.push((date, index, lot.original_quantity));
+    }
+    for slice in &output.slices {
+        if slice.lot_id.is_none() {
+            continue;
+        }
+        let Some(op) = output.operations.get(slice.operation as usize) else {
+            continue;
+        };
+        if let Some(index) = index_of(slice.asset) {
+            deltas.push((op.fiscal_date, index, -slice.quantity));
+        }
+    }
+    deltas.sort_by_key(|d| d.0);
+    (deltas, first_date)
+}
+
+/// Values every asset on `date` into `current`; returns `(V(d), unvalued_assets(d))` and, when
+/// `held` is given, records the held assets (the as-of date).
+fn value_day(
+    ctx: &AnalyticsContext<'_>,
+    assets: &[Asset],
+    quantity: &[Decimal],
+    current: &mut [Option<Decimal>],
+    date: Date,
+    mut held: Option<&mut Vec<AssetAtAsOf>>,
+) -> DomainResult<(Decimal, u32)> {
+    let mut value = Decimal::ZERO;
+    let mut unvalued = 0u32;
+    for ((&asset, &q), slot) in assets.iter().zip(quantity).zip(current.iter_mut()) {
+        *slot = if q > Decimal::ZERO {
+            let looked = lookup_value(ctx, asset, q, date)?;
+            if let Some(held) = held.as_deref_mut() {
+                held.push(AssetAtAsOf {
+                    asset,
+                    quantity: q,
+                    value: looked,
+                });
+            }
+            match looked {
+                AssetValue::Known { value: v, .. } => {
+                    value = num::add(value, v, "daily value")?;
+                    Some(v)
+                }
+                AssetValue::Unvalued(_) => {
+                    unvalued += 1;
+                    None
+                }
+            }
+        } else {
+            Some(Decimal::ZERO)
+        };
+    }
+    Ok((value, unvalued))
+}
+
+/// The flows of the day in a dense per-asset vector (zero where none), reset from the previous
+/// day through `touched`.
+struct DayFlows<'a> {
+    list: &'a [Flow],
+    at: usize,
+    today: Vec<Option<Decimal>>,
+    touched: Vec<u32>,
+    /// Σ of the day's flows; `None` when one is unknown.
+    sum: Option<Decimal>,
+}
+
+impl DayFlows<'_> {
+    fn load(&mut self, date: Date) -> DomainResult<()> {
+        self.sum = Some(Decimal::ZERO);
+        for &asset in &self.touched {
+            if let Some(f) = self.today.get_mut(asset as usize) {
+                *f = Some(Decimal::ZERO);
+            }
+        }
+        self.touched.clear();
+        while let Some(flow) = self.list.get(self.at) {
+            if flow.date > date {
+                break;
+            }
+            if flow.date == date
+                && let Some(f) = self.today.get_mut(flow.asset as usize)
+            {
+                *f = flow.amount;
+                self.touched.push(flow.asset);
+                self.sum = match (self.sum, flow.amount) {
+                    (Some(total), Some(amount)) => Some(num::add(total, amount, "day flows")?),
+                    _ => None,
+                };
+            }
+            self.at += 1;
+        }
+        Ok(())
+    }
+}
+
+/// `r(d)`. When every asset is in `S(d)` (both days complete, every flow known) the sums over
+/// `S` are the day totals and no per-asset pass is needed.
+fn day_return(
+    (value, unvalued): (Decimal, u32),
+    (previous_value, previous_complete): (Decimal, bool),
+    day_flows: &DayFlows<'_>,
+    current: &[Option<Decimal>],
+    previous: &[Option<Decimal>],
+) -> DomainResult<Option<Decimal>> {
+    if let (0, true, Some(flow_sum)) = (unvalued, previous_complete, day_flows.sum) {
+        if previous_value <= Decimal::ZERO {
+            return Ok(None);
+        }
+        let change = num::sub(
+            num::sub(value, previous_value, "return")?,
+            flow_sum,
+            "return",
+        )?;
+        return num::div(change, previous_value, "return").map(Some);
+    }
+    daily_return(
+        current
+            .iter()
+            .zip(previous)
+            .zip(&day_flows.today)
+            .map(|((v, p), f)| (*v, *p, *f)),
+    )
+}
+
+/// The series' assets (lots and flows) in symbol order, and each one's position. Distinct
+/// assets go through a hash set, then are sorted: the set's order never reaches output.
+fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, HashMap<Asset, u32>) {
+    let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
+    distinct.extend(raw.iter().map(|f| f.asset));
+    let mut assets: Vec<Asset> = distinct.into_iter().collect();
+    assets.sort_unstable();
+    let position = assets
+        .iter()
+        .enumerate()
+        .map(|(i, asset)| (*asset, i as u32))
+        .collect();
+    (assets, position)
+}
+
+/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
+pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
+    let as_of = ctx.as_of_date();
+    let raw = raw_flows(ctx)?;
+    let (assets, position) = asset_index(ctx, &raw);
+    let index_of = |asset: Asset| position.get(&asset).copied();
+
+    let (deltas, first_date) = quantity_deltas(ctx, &index_of);
+    let Some(first_date) = first_date else {
+        return Ok(DailySeries {
+            as_of: Some(as_of),
+            ..DailySeries::default()
+        });
+    };
+    let last_row_date = ctx
+        .output
+        .ledger_order
+        .last()
+        .and_then(|&row| ctx.row_date(row))
+        .unwrap_or(first_date);
+    let last_date = as_of.max(last_row_date).max(first_date);
+    let flow_list: Vec<Flow> = index_flows(&raw, &index_of)?;
+    drop(raw);
+
+    let n = assets.len();
+    let mut quantity = vec![Decimal::ZERO; n];
+    let mut previous: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
+    let mut current: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
+    let mut day_flows = DayFlows {
+        at: flow_list.partition_point(|f| f.date < first_date),
+        list: &flow_list,
+        today: vec![Some(Decimal::ZERO); n],
+        touched: Vec::new(),
+        sum: Some(Decimal::ZERO),
+    };
+    let mut delta_at = 0usize;
+    let capacity = usize::try_from(last_date.signed_duration_since(first_date).num_days())
+        .unwrap_or(0)
+        .saturating_add(1);
+    let mut days = Vec::with_capacity(capacity);
+    let mut at_as_of = Vec::new();
+    let mut index = Decimal::ONE;
+    let mut peak = Decimal::ONE;
+    let mut previous_value = Decimal::ZERO;
+    let mut previous_complete = true;
+    let mut date = first_date;
+    loop {
+        while let Some(&(d, asset, dq)) = deltas.get(delta_at) {
+            if d > date {
+                break;
+            }
+            if let Some(q) = quantity.get_mut(asset as usize) {
+                *q = num::add(*q, dq, "daily quantity")?;
+            }
+            delta_at += 1;
+        }
+        day_flows.load(date)?;
+        let held = (date == as_of).then_some(&mut at_as_of);
+        let (value, unvalued) = value_day(ctx, &assets, &quantity, &mut current, date, held)?;
+        let ret = if date == first_date {
+            None
+        } else {
+            day_return(
+                (value, unvalued),
+                (previous_value, previous_complete),
+                &day_flows,
+                &current,
+                &previous,
+            )?
+        };
+        if let Some(r) = ret {
+            index = num::mul(index, num::add(Decimal::ONE, r, "index")?, "index")?;
+        }
+        peak = peak.max(index);
+        let drawdown = num::sub(num::div(index, peak, "drawdown")?, Decimal::ONE, "drawdown")?;
+        days.push(DayPoint {
+            date,
+            value_eur: value,
+            unvalued_assets: unvalued,
+            ret,
+            index,
+            drawdown: if drawdown.is_zero() {
+                Decimal::ZERO
+            } else {
+                drawdown
+            },
+        });
+        std::mem::swap(&mut previous, &mut current);
+        previous_value = value;
+        previous_complete = unvalued == 0;
+        if date >= last_date {
+            break;
+        }
+        let Some(next) = date.succ_opt() else { break };
+        date = next;
+    }
+    Ok(DailySeries {
+        as_of: Some(as_of),
+        days,
+        at_as_of,
+    })
+}
