@@ -67,8 +67,11 @@ fn d14_table() {
     assert_eq!(r[4], Some(d("-1000") / d("63000")));
     assert_eq!(r[5], Some(d("3050") / d("41000")));
     assert_eq!(
-        series.days[4].drawdown.round_dp(20),
-        (d("1.05") / series.days[3].index - Decimal::ONE).round_dp(20)
+        series.days[4]
+            .drawdown
+            .round_dp_with_strategy(20, crate::num::HALF_UP),
+        (d("1.05") / series.days[3].index - Decimal::ONE)
+            .round_dp_with_strategy(20, crate::num::HALF_UP)
     );
 }
 
