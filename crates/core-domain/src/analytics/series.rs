@@ -259,10 +259,12 @@ fn day_return(
     )
 }
 
+/// Position of each asset in the sorted asset list.
+type AssetPositions = HashMap<Asset, u32>; // tidy:hash-ok: lookup only, never iterated
+
 /// The series' assets (lots and flows) in symbol order, and each one's position. Distinct
 /// assets go through a hash set, then are sorted: the set's order never reaches output.
-fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, HashMap<Asset, u32>) {
-    // tidy:hash-ok: lookup from asset to its sorted position
+fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, AssetPositions) {
     let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect(); // tidy:hash-ok: sorted right below
     distinct.extend(raw.iter().map(|f| f.asset));
     let mut assets: Vec<Asset> = distinct.into_iter().collect();
