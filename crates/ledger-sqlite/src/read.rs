@@ -556,7 +556,7 @@ fn latest_prices(conn: &Connection) -> PortResult<Vec<PriceRow>> {
             close: decimal_col(row.get_ref_unwrap(3), "close")?,
         });
     }
-    sort_prices(&mut out);
+    out.sort_by_key(|r| (r.asset, r.quote));
     Ok(out)
 }
 

@@ -144,7 +144,8 @@ pub struct PriceRow {
     pub close: Decimal,
 }
 
-/// Reads daily prices. Every list is sorted by `(asset, date, quote)`.
+/// Reads daily prices. Lists are sorted by `(asset, date, quote)`, except
+/// [`PriceStore::latest_prices`] (by `(asset, quote)`).
 pub trait PriceStore {
     /// The prices of the given assets with `from ≤ date ≤ to` (an empty slice gives an empty
     /// list).
@@ -152,7 +153,7 @@ pub trait PriceStore {
     /// The union of the lookup windows `[date − 7 days, date]` of `domain.md` §7.2 for each
     /// `(asset, date)` request: every candidate any of the lookups can use, each row once.
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>>;
-    /// Per `(asset, quote)`, the row with the latest date.
+    /// Per `(asset, quote)`, the row with the latest date, sorted by `(asset, quote)`.
     fn latest_prices(&self) -> PortResult<Vec<PriceRow>>;
     /// Number of stored prices.
     fn price_count(&self) -> PortResult<u64>;
