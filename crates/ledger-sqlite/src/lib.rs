@@ -73,14 +73,15 @@ fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(map_err)?;
     if writable {
+        // Foreign keys stay declared but unenforced (SQLite's default): every reference is
+        // written by this crate inside the transaction that creates its target, and the check
+        // would cost two B-tree probes per imported row.
         // WAL: readers (the MCP server) never block the importer and vice versa; NORMAL
         // synchronous is crash-safe in WAL mode (a crash loses no committed-and-synced data
         // and never leaves a partial transaction).
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(map_err)?;
         conn.pragma_update(None, "synchronous", "NORMAL")
-            .map_err(map_err)?;
-        conn.pragma_update(None, "foreign_keys", "ON")
             .map_err(map_err)?;
     }
     conn.pragma_update(None, "temp_store", "MEMORY")

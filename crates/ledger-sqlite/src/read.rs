@@ -284,15 +284,16 @@ fn custody_links(conn: &Connection) -> PortResult<Vec<CustodyLink>> {
 fn row_detail(conn: &Connection, row_key: &str) -> PortResult<Option<RowDetail>> {
     let mut statement = conn
         .prepare_cached(
-            "SELECT r.seq, m.import_id, l.file_name, m.source_lines, m.source_ref, m.note, \
-                    m.content_key, r.trade_price, r.realized_pnl IS NOT NULL, r.funding IS NOT NULL \
-             FROM (SELECT seq, NULL AS trade_price, NULL AS realized_pnl, NULL AS funding \
+            "SELECT r.seq, r.import_id, l.file_name, r.source_lines, r.source_ref, r.note, \
+                    r.content_key, r.trade_price, r.realized_pnl IS NOT NULL, r.funding IS NOT NULL \
+             FROM (SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                          NULL AS trade_price, NULL AS realized_pnl, NULL AS funding \
                    FROM spot_rows WHERE row_key = ?1 \
                    UNION ALL \
-                   SELECT seq, trade_price, realized_pnl, funding \
+                   SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                          trade_price, realized_pnl, funding \
                    FROM futures_rows WHERE row_key = ?1) AS r \
-             JOIN row_meta m ON m.seq = r.seq \
-             JOIN import_log l ON l.id = m.import_id",
+             JOIN import_log l ON l.id = r.import_id",
         )
         .map_err(map_err)?;
     let mut rows = statement.query([row_key]).map_err(map_err)?;

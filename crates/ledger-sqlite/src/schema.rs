@@ -14,7 +14,8 @@ const MIGRATIONS: &[&str] = &[V1];
 
 // Amounts are decimal TEXT (exact, scale kept); instants are i64 nanoseconds; dates are days
 // from the common era; assets and accounts are integer ids. The hot spot and futures tables
-// hold only what the engine reads; display-only facts live in `row_meta`.
+// carry their display-only facts (source lines, reference, note, content key) in trailing
+// columns: one insert per row, and a load never decodes them.
 const V1: &str = r"
 CREATE TABLE meta (
     key   TEXT PRIMARY KEY,
@@ -72,9 +73,15 @@ CREATE TABLE spot_rows (
     sp_ccy        INTEGER,
     sfv_amount    TEXT,
     sfv_ccy       INTEGER,
-    group_id      TEXT
+    group_id      TEXT,
+    import_id     INTEGER NOT NULL REFERENCES import_log (id),
+    source_lines  TEXT NOT NULL,
+    source_ref    TEXT,
+    note          TEXT,
+    content_key   TEXT
 ) STRICT;
 CREATE INDEX spot_rows_order ON spot_rows (instant, seq);
+CREATE INDEX spot_rows_content_key ON spot_rows (content_key) WHERE content_key IS NOT NULL;
 
 CREATE TABLE futures_rows (
     seq              INTEGER PRIMARY KEY,
@@ -88,19 +95,16 @@ CREATE TABLE futures_rows (
     funding          TEXT,
     fee_asset        INTEGER,
     fee              TEXT,
-    trade_price      TEXT
+    trade_price      TEXT,
+    import_id        INTEGER NOT NULL REFERENCES import_log (id),
+    source_lines     TEXT NOT NULL,
+    source_ref       TEXT,
+    note             TEXT,
+    content_key      TEXT
 ) STRICT;
 CREATE INDEX futures_rows_order ON futures_rows (instant, seq);
-
-CREATE TABLE row_meta (
-    seq          INTEGER PRIMARY KEY,
-    import_id    INTEGER NOT NULL REFERENCES import_log (id),
-    source_lines TEXT NOT NULL,
-    source_ref   TEXT,
-    note         TEXT,
-    content_key  TEXT
-) STRICT;
-CREATE INDEX row_meta_content_key ON row_meta (content_key) WHERE content_key IS NOT NULL;
+CREATE INDEX futures_rows_content_key ON futures_rows (content_key)
+    WHERE content_key IS NOT NULL;
 
 CREATE TABLE overrides (
     row_key        TEXT PRIMARY KEY,

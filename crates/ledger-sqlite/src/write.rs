@@ -196,11 +196,11 @@ fn stored_row(
     row_key: &str,
 ) -> PortResult<Option<(i64, String, Option<String>)>> {
     tx.prepare_cached(
-        "SELECT r.seq, a.name_fold, m.content_key \
-         FROM (SELECT seq, account_id FROM spot_rows WHERE row_key = ?1 \
-               UNION ALL SELECT seq, account_id FROM futures_rows WHERE row_key = ?1) AS r \
-         JOIN accounts a ON a.id = r.account_id \
-         LEFT JOIN row_meta m ON m.seq = r.seq",
+        "SELECT r.seq, a.name_fold, r.content_key \
+         FROM (SELECT seq, account_id, content_key FROM spot_rows WHERE row_key = ?1 \
+               UNION ALL \
+               SELECT seq, account_id, content_key FROM futures_rows WHERE row_key = ?1) AS r \
+         JOIN accounts a ON a.id = r.account_id",
     )
     .and_then(|mut s| {
         s.query_row([row_key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
@@ -215,11 +215,12 @@ fn stored_by_content(
     content_key: &str,
 ) -> PortResult<Option<(i64, String, String)>> {
     tx.prepare_cached(
-        "SELECT r.seq, r.row_key, a.name_fold FROM row_meta m \
-         JOIN (SELECT seq, row_key, account_id FROM spot_rows \
-               UNION ALL SELECT seq, row_key, account_id FROM futures_rows) AS r ON r.seq = m.seq \
+        "SELECT r.seq, r.row_key, a.name_fold \
+         FROM (SELECT seq, row_key, account_id FROM spot_rows WHERE content_key = ?1 \
+               UNION ALL \
+               SELECT seq, row_key, account_id FROM futures_rows WHERE content_key = ?1) AS r \
          JOIN accounts a ON a.id = r.account_id \
-         WHERE m.content_key = ?1 ORDER BY m.seq LIMIT 1",
+         ORDER BY r.seq LIMIT 1",
     )
     .and_then(|mut s| {
         s.query_row([content_key], |row| {
@@ -261,17 +262,17 @@ fn duplicate_of(
 
 const INSERT_SPOT: &str = "INSERT INTO spot_rows (seq, row_key, account_id, tx_type, \
      unknown_label, instant, in_asset, in_qty, out_asset, out_qty, fee_asset, fee_qty, \
-     sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19) \
+     sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, import_id, \
+     source_lines, source_ref, note, content_key) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
+     ?20, ?21, ?22, ?23, ?24) \
      ON CONFLICT (row_key) DO NOTHING";
 
 const INSERT_FUTURES: &str = "INSERT INTO futures_rows (seq, row_key, account_id, kind, \
-     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price) \
-     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12) \
+     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
+     import_id, source_lines, source_ref, note, content_key) \
+     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17) \
      ON CONFLICT (row_key) DO NOTHING";
-
-const INSERT_META: &str = "INSERT INTO row_meta (seq, import_id, source_lines, source_ref, \
-     note, content_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 
 fn dec(value: Option<Decimal>) -> Option<String> {
     value.map(decimal_text)
@@ -280,6 +281,7 @@ fn dec(value: Option<Decimal>) -> Option<String> {
 fn insert_spot(
     tx: &Transaction<'_>,
     ids: &mut Ids,
+    import_id: i64,
     seq: i64,
     account: i64,
     r: &NewSpotRecord,
@@ -314,6 +316,11 @@ fn insert_spot(
                 dec(r.stated_fee_value.map(|s| s.amount)),
                 fee_value_currency,
                 r.transfer_group_id,
+                import_id,
+                lines_text(&r.source_lines),
+                r.source_ref,
+                r.note,
+                r.content_key,
             ])
         })
         .map_err(map_err)?;
@@ -323,6 +330,7 @@ fn insert_spot(
 fn insert_futures(
     tx: &Transaction<'_>,
     ids: &mut Ids,
+    import_id: i64,
     seq: i64,
     account: i64,
     r: &NewFuturesRecord,
@@ -345,34 +353,15 @@ fn insert_futures(
                 fee_asset,
                 dec(r.fee.map(|f| f.quantity)),
                 dec(r.trade_price),
+                import_id,
+                lines_text(&r.source_lines),
+                r.source_ref,
+                r.note,
+                r.content_key,
             ])
         })
         .map_err(map_err)?;
     Ok(changed == 1)
-}
-
-fn insert_meta(
-    tx: &Transaction<'_>,
-    seq: i64,
-    import_id: i64,
-    lines: &[u64],
-    source_ref: Option<&str>,
-    note: Option<&str>,
-    content_key: Option<&str>,
-) -> PortResult<()> {
-    tx.prepare_cached(INSERT_META)
-        .and_then(|mut s| {
-            s.execute(params![
-                seq,
-                import_id,
-                lines_text(lines),
-                source_ref,
-                note,
-                content_key
-            ])
-        })
-        .map_err(map_err)?;
-    Ok(())
 }
 
 /// What happened to one record of a batch.
@@ -382,55 +371,49 @@ enum Stored {
 }
 
 /// The fields every record kind shares, borrowed from the batch.
-fn common_of(batch: &ImportBatch, record: RecordRef) -> PortResult<(Common<'_>, Provenance<'_>)> {
+fn common_of(batch: &ImportBatch, record: RecordRef) -> PortResult<Common<'_>> {
     let found = match record {
-        RecordRef::Spot(i) => batch.spot.get(i).map(|r| {
-            (
-                Common {
-                    record,
-                    account: &r.account,
-                    row_key: &r.row_key,
-                    content_key: r.content_key.as_deref(),
-                },
-                (
-                    &r.source_lines[..],
-                    r.source_ref.as_deref(),
-                    r.note.as_deref(),
-                ),
-            )
+        RecordRef::Spot(i) => batch.spot.get(i).map(|r| Common {
+            record,
+            account: &r.account,
+            row_key: &r.row_key,
+            content_key: r.content_key.as_deref(),
         }),
-        RecordRef::Futures(i) => batch.futures.get(i).map(|r| {
-            (
-                Common {
-                    record,
-                    account: &r.account,
-                    row_key: &r.row_key,
-                    content_key: r.content_key.as_deref(),
-                },
-                (
-                    &r.source_lines[..],
-                    r.source_ref.as_deref(),
-                    r.note.as_deref(),
-                ),
-            )
+        RecordRef::Futures(i) => batch.futures.get(i).map(|r| Common {
+            record,
+            account: &r.account,
+            row_key: &r.row_key,
+            content_key: r.content_key.as_deref(),
         }),
     };
     found.ok_or_else(|| invalid("record", "index out of range"))
 }
 
-/// Source lines, source reference and note of a record.
-type Provenance<'a> = (&'a [u64], Option<&'a str>, Option<&'a str>);
+/// Where one record goes: the batch's import entry, its `seq`, the batch's first `seq`.
+#[derive(Clone, Copy)]
+struct Slot {
+    import_id: i64,
+    seq: i64,
+    first_seq: i64,
+    /// Whether futures rows can exist (stored or in the batch): otherwise a spot record's
+    /// identity need not be looked up among them.
+    probe_futures: bool,
+}
 
 fn store_record(
     tx: &Transaction<'_>,
     ids: &mut Ids,
     batch: &ImportBatch,
     record: RecordRef,
-    seq: i64,
-    first_seq: i64,
-    import_id: i64,
+    slot: Slot,
 ) -> PortResult<Stored> {
-    let (common, (lines, source_ref, note)) = common_of(batch, record)?;
+    let Slot {
+        import_id,
+        seq,
+        first_seq,
+        probe_futures,
+    } = slot;
+    let common = common_of(batch, record)?;
     if common.row_key.is_empty() {
         return Err(invalid("row key", "a record has an empty identity"));
     }
@@ -454,11 +437,22 @@ fn store_record(
     let known_account = ids
         .accounts
         .contains_key(&common.account.trim().to_lowercase());
-    let other_table = match record {
-        RecordRef::Spot(_) => "SELECT 1 FROM futures_rows WHERE row_key = ?1",
-        RecordRef::Futures(_) => "SELECT 1 FROM spot_rows WHERE row_key = ?1",
+    let in_other_table = match record {
+        RecordRef::Spot(_) => {
+            probe_futures
+                && exists(
+                    tx,
+                    "SELECT 1 FROM futures_rows WHERE row_key = ?1",
+                    common.row_key,
+                )?
+        }
+        RecordRef::Futures(_) => exists(
+            tx,
+            "SELECT 1 FROM spot_rows WHERE row_key = ?1",
+            common.row_key,
+        )?,
     };
-    if (!known_account || exists(tx, other_table, common.row_key)?)
+    if (!known_account || in_other_table)
         && let Some(duplicate) = duplicate_of(tx, &common, first_seq)?
     {
         return Ok(Stored::Duplicate(duplicate));
@@ -466,11 +460,11 @@ fn store_record(
     let account = ids.account(tx, common.account)?;
     let inserted = match record {
         RecordRef::Spot(i) => match batch.spot.get(i) {
-            Some(r) => insert_spot(tx, ids, seq, account, r)?,
+            Some(r) => insert_spot(tx, ids, import_id, seq, account, r)?,
             None => false,
         },
         RecordRef::Futures(i) => match batch.futures.get(i) {
-            Some(r) => insert_futures(tx, ids, seq, account, r)?,
+            Some(r) => insert_futures(tx, ids, import_id, seq, account, r)?,
             None => false,
         },
     };
@@ -479,15 +473,6 @@ fn store_record(
             .ok_or_else(|| corrupt("row key", "conflict without a stored row"))?;
         return Ok(Stored::Duplicate(duplicate));
     }
-    insert_meta(
-        tx,
-        seq,
-        import_id,
-        lines,
-        source_ref,
-        note,
-        common.content_key,
-    )?;
     Ok(Stored::Inserted)
 }
 
@@ -518,9 +503,20 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
     let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
     let mut seq = first_seq;
     let mut outcome = ImportOutcome::default();
+    let probe_futures = !batch.futures.is_empty()
+        || tx
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM futures_rows)")
+            .and_then(|mut s| s.query_row([], |row| row.get::<_, bool>(0)))
+            .map_err(map_err)?;
 
     for (_, _, record) in order {
-        let stored = store_record(&tx, &mut ids, batch, record, seq, first_seq, import_id)?;
+        let slot = Slot {
+            import_id,
+            seq,
+            first_seq,
+            probe_futures,
+        };
+        let stored = store_record(&tx, &mut ids, batch, record, slot)?;
         match stored {
             Stored::Duplicate(duplicate) => outcome.duplicates.push(duplicate),
             Stored::Inserted => {
