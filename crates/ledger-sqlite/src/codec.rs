@@ -221,5 +221,66 @@ pub(crate) fn invalid(what: &str, reason: impl Into<String>) -> PortError {
     }
 }
 
+/// A row key as stored: the 32 bytes of a lowercase SHA-256 hex identity (every importer key,
+/// `imports.md` §1.14) as a BLOB, which halves the unique index and its comparisons; any other
+/// key as TEXT.
+pub(crate) enum StoredKey<'a> {
+    /// Decoded hex digest.
+    Digest([u8; 32]),
+    /// Any other key.
+    Text(&'a str),
+}
+
+impl<'a> StoredKey<'a> {
+    pub(crate) fn new(key: &'a str) -> Self {
+        let bytes = key.as_bytes();
+        if bytes.len() != 64 {
+            return Self::Text(key);
+        }
+        let mut digest = [0u8; 32];
+        for (slot, pair) in digest.iter_mut().zip(bytes.chunks_exact(2)) {
+            match (hex_value(pair[0]), hex_value(pair[1])) {
+                (Some(high), Some(low)) => *slot = (high << 4) | low,
+                _ => return Self::Text(key),
+            }
+        }
+        Self::Digest(digest)
+    }
+}
+
+impl rusqlite::ToSql for StoredKey<'_> {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::Borrowed(match self {
+            Self::Digest(bytes) => ValueRef::Blob(bytes),
+            Self::Text(text) => ValueRef::Text(text.as_bytes()),
+        }))
+    }
+}
+
+/// Lowercase hex digits only: an upper-case key stays text so it reads back unchanged.
+fn hex_value(byte: u8) -> Option<u8> {
+    match byte {
+        b'0'..=b'9' => Some(byte - b'0'),
+        b'a'..=b'f' => Some(byte - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// The row key of a stored `row_key` value.
+pub(crate) fn key_col(value: ValueRef<'_>) -> PortResult<String> {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    match value {
+        ValueRef::Blob(bytes) => {
+            let mut text = String::with_capacity(bytes.len() * 2);
+            for byte in bytes {
+                text.push(char::from(DIGITS[usize::from(byte >> 4)]));
+                text.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+            }
+            Ok(text)
+        }
+        other => text_col(other, "row key"),
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -15,8 +15,8 @@ use use_cases::ports::{
 };
 
 use crate::codec::{
-    AssetTable, SEP, UNKNOWN_TX_TYPE, date_of, day_of, decimal_col, int_col, opt_decimal_col,
-    opt_int_col, opt_text_col, parse_lines, spot_type_of, text_col,
+    AssetTable, SEP, StoredKey, UNKNOWN_TX_TYPE, date_of, day_of, decimal_col, int_col, key_col,
+    opt_decimal_col, opt_int_col, opt_text_col, parse_lines, spot_type_of, text_col,
 };
 use crate::error::{corrupt, map_err};
 use crate::{ReadOnlyLedger, SqliteLedger};
@@ -99,7 +99,9 @@ const SPOT_COLUMNS: &str = "seq, row_key, account_id, tx_type, unknown_label, in
 
 fn spot_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<SpotRow>> {
     let count = table_count(conn, "SELECT count(*) FROM spot_rows")?;
-    let sql = format!("SELECT {SPOT_COLUMNS} FROM spot_rows ORDER BY instant, seq");
+    // Table order is seq order, which is ledger order unless an import added older rows
+    // (see the schema on why there is no ordering index).
+    let sql = format!("SELECT {SPOT_COLUMNS} FROM spot_rows");
     let mut statement = conn.prepare_cached(&sql).map_err(map_err)?;
     let mut rows = statement.query([]).map_err(map_err)?;
     let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
@@ -115,7 +117,7 @@ fn spot_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<SpotRow>>
         };
         out.push(SpotRow {
             seq: seq_of(int_col(v(0), "seq")?)?,
-            row_key: text_col(v(1), "row key")?,
+            row_key: key_col(v(1))?,
             account_id: account_id(int_col(v(2), "account id")?)?,
             tx_type,
             instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
@@ -130,6 +132,9 @@ fn spot_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<SpotRow>>
             stated_fee_value: stated(assets, v(16), v(17), "stated fee value")?,
             transfer_group_id: opt_text_col(v(18), "group id")?,
         });
+    }
+    if !out.is_sorted_by_key(|r| (r.instant, r.seq)) {
+        out.sort_unstable_by_key(|r| (r.instant, r.seq));
     }
     Ok(out)
 }
@@ -156,7 +161,7 @@ fn futures_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<Future
         let kind = text_col(v(3), "futures kind")?;
         out.push(FuturesRow {
             seq: seq_of(int_col(v(0), "seq")?)?,
-            row_key: text_col(v(1), "row key")?,
+            row_key: key_col(v(1))?,
             account_id: account_id(int_col(v(2), "account id")?)?,
             kind: FuturesKind::parse(&kind).ok_or_else(|| corrupt("futures kind", &kind))?,
             contract: text_col(v(4), "contract")?,
@@ -296,7 +301,9 @@ fn row_detail(conn: &Connection, row_key: &str) -> PortResult<Option<RowDetail>>
              JOIN import_log l ON l.id = r.import_id",
         )
         .map_err(map_err)?;
-    let mut rows = statement.query([row_key]).map_err(map_err)?;
+    let mut rows = statement
+        .query([StoredKey::new(row_key)])
+        .map_err(map_err)?;
     let Some(row) = rows.next().map_err(map_err)? else {
         return Ok(None);
     };

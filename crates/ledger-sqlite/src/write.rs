@@ -4,6 +4,7 @@ use std::collections::HashMap;
 
 use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
 use core_domain::{AccountId, Asset, Instant, ledger::is_reserved_account_name};
+use rusqlite::types::ValueRef;
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use rust_decimal::Decimal;
 use shared_types::CustodyKind;
@@ -16,7 +17,8 @@ use use_cases::{PortError, PortResult};
 
 use crate::SqliteLedger;
 use crate::codec::{
-    SEP, day_of, decimal_text, invalid, lines_text, parse_decimal, spot_type_code, tx_type_code,
+    SEP, StoredKey, day_of, decimal_text, invalid, key_col, lines_text, parse_decimal,
+    spot_type_code, tx_type_code,
 };
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
@@ -203,8 +205,10 @@ fn stored_row(
          JOIN accounts a ON a.id = r.account_id",
     )
     .and_then(|mut s| {
-        s.query_row([row_key], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))
-            .optional()
+        s.query_row([StoredKey::new(row_key)], |row| {
+            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+        })
+        .optional()
     })
     .map_err(map_err)
 }
@@ -224,11 +228,17 @@ fn stored_by_content(
     )
     .and_then(|mut s| {
         s.query_row([content_key], |row| {
-            Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+            Ok((
+                row.get::<_, i64>(0)?,
+                row.get::<_, rusqlite::types::Value>(1)?,
+                row.get::<_, String>(2)?,
+            ))
         })
         .optional()
     })
-    .map_err(map_err)
+    .map_err(map_err)?
+    .map(|(seq, key, account)| Ok((seq, key_col(ValueRef::from(&key))?, account)))
+    .transpose()
 }
 
 /// What the import loop needs to know about one record, whatever its kind.
@@ -298,7 +308,7 @@ fn insert_spot(
         .and_then(|mut s| {
             s.execute(params![
                 seq,
-                r.row_key,
+                StoredKey::new(&r.row_key),
                 account,
                 code,
                 label,
@@ -342,7 +352,7 @@ fn insert_futures(
         .and_then(|mut s| {
             s.execute(params![
                 seq,
-                r.row_key,
+                StoredKey::new(&r.row_key),
                 account,
                 r.kind.as_str(),
                 r.contract,
@@ -440,13 +450,13 @@ fn store_record(
     let in_other_table = match record {
         RecordRef::Spot(_) => {
             probe_futures
-                && exists(
+                && key_exists(
                     tx,
                     "SELECT 1 FROM futures_rows WHERE row_key = ?1",
                     common.row_key,
                 )?
         }
-        RecordRef::Futures(_) => exists(
+        RecordRef::Futures(_) => key_exists(
             tx,
             "SELECT 1 FROM spot_rows WHERE row_key = ?1",
             common.row_key,
@@ -561,6 +571,13 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
 fn exists(tx: &Transaction<'_>, sql: &str, key: &str) -> PortResult<bool> {
     tx.prepare_cached(sql)
         .and_then(|mut s| s.exists([key]))
+        .map_err(map_err)
+}
+
+/// Whether a spot or futures table holds `row_key`.
+fn key_exists(tx: &Transaction<'_>, sql: &str, row_key: &str) -> PortResult<bool> {
+    tx.prepare_cached(sql)
+        .and_then(|mut s| s.exists([StoredKey::new(row_key)]))
         .map_err(map_err)
 }
 

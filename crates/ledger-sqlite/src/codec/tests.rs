@@ -1,6 +1,8 @@
 use rust_decimal::Decimal;
 
-use super::{decimal_text, parse_decimal};
+use rusqlite::types::ValueRef;
+
+use super::{StoredKey, decimal_text, key_col, parse_decimal};
 
 fn check(text: &str, expected: Option<&str>) {
     let parsed = parse_decimal(text.as_bytes()).map(|d| d.to_string());
@@ -36,4 +38,20 @@ fn written_text_keeps_scale_and_drops_the_sign_of_zero() {
         decimal_text(Decimal::from_str_exact("-2.50").unwrap()),
         "-2.50"
     );
+}
+
+#[test]
+fn hex_digests_are_stored_as_bytes_and_read_back_as_text() {
+    let digest = "ae3475ee58782dc0d75ffea1d29e13ef0909d668888189012ae3991529594dc6";
+    let StoredKey::Digest(bytes) = StoredKey::new(digest) else {
+        panic!("a digest is stored as bytes");
+    };
+    assert_eq!(key_col(ValueRef::Blob(&bytes)).unwrap(), digest);
+    for other in [
+        "row-1",
+        "AE3475EE58782DC0D75FFEA1D29E13EF0909D668888189012AE3991529594DC6",
+        "ge3475ee58782dc0d75ffea1d29e13ef0909d668888189012ae3991529594dc6",
+    ] {
+        assert!(matches!(StoredKey::new(other), StoredKey::Text(t) if t == other));
+    }
 }

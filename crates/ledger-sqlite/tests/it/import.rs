@@ -499,3 +499,38 @@ proptest! {
         prop_assert_eq!(stored.to_string(), expected.to_string());
     }
 }
+
+#[test]
+fn digest_identities_round_trip_and_dedupe() {
+    let digest = "ae3475ee58782dc0d75ffea1d29e13ef0909d668888189012ae3991529594dc6";
+    let mut ledger = memory();
+    let mut record = buy(digest, "Kraken", "2024-01-01T00:00:00Z", 2);
+    record.content_key = Some("content-d".into());
+    let mut upper = buy(&digest.to_uppercase(), "Kraken", "2024-01-02T00:00:00Z", 3);
+    upper.content_key = None;
+    ledger
+        .write_import_batch(&batch("d.csv", vec![record.clone(), upper.clone()]))
+        .unwrap();
+    let keys: Vec<String> = ledger
+        .spot_rows()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.row_key)
+        .collect();
+    assert_eq!(keys, [digest.to_owned(), digest.to_uppercase()]);
+    assert_eq!(ledger.row_detail(digest).unwrap().unwrap().seq, 1);
+
+    let mut by_content = buy("other-id", "Kraken", "2024-01-01T00:00:00Z", 2);
+    by_content.content_key = Some("content-d".into());
+    by_content.dedupe_by_content_key = true;
+    let outcome = ledger
+        .write_import_batch(&batch("d.csv", vec![record, upper, by_content]))
+        .unwrap();
+    assert_eq!(outcome.added_spot, 0);
+    let stored: Vec<&str> = outcome
+        .duplicates
+        .iter()
+        .map(|d| d.stored_row_key.as_str())
+        .collect();
+    assert_eq!(stored, [digest, digest, &digest.to_uppercase()]);
+}
