@@ -69,6 +69,9 @@ impl SqliteLedger {
     }
 }
 
+/// The page cache (negative: KiB): 64 MiB.
+const DEFAULT_CACHE_KIB: i64 = -65_536;
+
 fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
     conn.busy_timeout(std::time::Duration::from_secs(5))
         .map_err(map_err)?;
@@ -91,7 +94,7 @@ fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
         .map_err(map_err)?;
     // 64 MiB of page cache: a 1M-row ledger's hot tables fit, so loads and bulk inserts stay in
     // memory.
-    conn.pragma_update(None, "cache_size", -65_536)
+    conn.pragma_update(None, "cache_size", DEFAULT_CACHE_KIB)
         .map_err(map_err)?;
     // Memory-mapped reads spare a copy per page on the ledger load.
     conn.pragma_update(None, "mmap_size", 1_i64 << 30)

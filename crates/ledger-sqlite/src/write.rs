@@ -504,6 +504,35 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
         .collect();
     order.sort_by_key(|(instant, line, _)| (*instant, *line));
 
+    // A big batch inserts into a row-key index larger than the default cache: give the bulk
+    // load room so its random inserts stay in memory, then return to the default.
+    let bulk = batch.spot.len() + batch.futures.len() > BULK_ROWS;
+    if bulk {
+        ledger
+            .conn
+            .pragma_update(None, "cache_size", BULK_CACHE_KIB)
+            .map_err(map_err)?;
+    }
+    let result = import_in_tx(ledger, batch, order);
+    if bulk {
+        ledger
+            .conn
+            .pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
+            .map_err(map_err)?;
+    }
+    result
+}
+
+/// Batches above this many records get the bulk cache.
+const BULK_ROWS: usize = 50_000;
+/// 512 MiB (negative: KiB), reached only by a million-row import.
+const BULK_CACHE_KIB: i64 = -524_288;
+
+fn import_in_tx(
+    ledger: &mut SqliteLedger,
+    batch: &ImportBatch,
+    order: Vec<(Instant, u64, RecordRef)>,
+) -> PortResult<ImportOutcome> {
     let tx = ledger
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
