@@ -464,7 +464,7 @@ fn rate_on_or_before(
 }
 
 fn sort_prices(rows: &mut [PriceRow]) {
-    rows.sort_by_key(|r| (r.asset, r.date, r.quote));
+    rows.sort_by_key(|r| (r.asset, r.date, r.currency));
 }
 
 fn price_range(
@@ -487,7 +487,7 @@ fn price_range(
         out.push(PriceRow {
             asset,
             date: date_of(int_col(row.get_ref_unwrap(0), "price day")?)?,
-            quote: assets.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
+            currency: assets.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
             close: decimal_col(row.get_ref_unwrap(2), "close")?,
         });
     }
@@ -559,12 +559,12 @@ fn latest_prices(conn: &Connection) -> PortResult<Vec<PriceRow>> {
     while let Some(row) = rows.next().map_err(map_err)? {
         out.push(PriceRow {
             asset: table.get(int_col(row.get_ref_unwrap(0), "price asset")?)?,
-            quote: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
+            currency: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
             date: date_of(int_col(row.get_ref_unwrap(2), "price day")?)?,
             close: decimal_col(row.get_ref_unwrap(3), "close")?,
         });
     }
-    out.sort_by_key(|r| (r.asset, r.quote));
+    out.sort_by_key(|r| (r.asset, r.currency));
     Ok(out)
 }
 

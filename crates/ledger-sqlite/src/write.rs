@@ -785,7 +785,7 @@ impl LedgerWrite for SqliteLedger {
                     key: vec![
                         ids.asset(tx, row.asset)?,
                         day_of(row.date),
-                        ids.asset(tx, row.quote)?,
+                        ids.asset(tx, row.currency)?,
                     ],
                     value: row.close,
                 }))

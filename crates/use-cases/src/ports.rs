@@ -5,10 +5,12 @@
 //! commands receive. Lists come back in a defined order (stated on each method) so that the
 //! same store always yields byte-identical reports.
 //!
-//! Rates and prices come back as plain row lists, sorted by key: the store stays a fast,
-//! dumb row source and the use cases build `core-domain`'s lookup tables from the rows they
-//! asked for (a ledger's reports need only the currencies and assets it holds).
+//! Rates and prices come back as `core_domain::market` rows (re-exported here), sorted by key:
+//! the store stays a fast, dumb row source and the use cases build `RateTable` / `PriceTable`
+//! (`RateTable::new(rows)`, `PriceTable::new(rows)`) from the rows they asked for: a ledger's
+//! reports need only the currencies and assets it holds, not every stored close.
 
+pub use core_domain::market::{PriceRow, RateRow};
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::{
     Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, SpotRow, StatedAmount,
@@ -108,17 +110,6 @@ pub trait LedgerRead {
     fn import_log(&self) -> PortResult<Vec<ImportLogEntry>>;
 }
 
-/// One ECB reference rate: units of `currency` per 1 EUR on `date` (`domain.md` §7.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RateRow {
-    /// A three-letter currency code (any code the ECB file names).
-    pub currency: Asset,
-    /// The publication date.
-    pub date: Date,
-    /// Units of `currency` per 1 EUR (> 0).
-    pub rate: Decimal,
-}
-
 /// Reads ECB reference rates. Every list is sorted by `(currency, date)`.
 pub trait RateStore {
     /// Every stored rate.
@@ -131,21 +122,8 @@ pub trait RateStore {
     fn rate_count(&self) -> PortResult<u64>;
 }
 
-/// One daily close: the closing price of `asset` on the UTC day `date`, in `quote`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct PriceRow {
-    /// The crypto asset.
-    pub asset: Asset,
-    /// The fiat quote currency.
-    pub quote: Asset,
-    /// The UTC day.
-    pub date: Date,
-    /// Close (> 0).
-    pub close: Decimal,
-}
-
-/// Reads daily prices. Lists are sorted by `(asset, date, quote)`, except
-/// [`PriceStore::latest_prices`] (by `(asset, quote)`).
+/// Reads daily prices. Lists are sorted by `(asset, date, currency)`, except
+/// [`PriceStore::latest_prices`] (by `(asset, currency)`).
 pub trait PriceStore {
     /// The prices of the given assets with `from ≤ date ≤ to` (an empty slice gives an empty
     /// list).
@@ -153,7 +131,7 @@ pub trait PriceStore {
     /// The union of the lookup windows `[date − 7 days, date]` of `domain.md` §7.2 for each
     /// `(asset, date)` request: every candidate any of the lookups can use, each row once.
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>>;
-    /// Per `(asset, quote)`, the row with the latest date, sorted by `(asset, quote)`.
+    /// Per `(asset, currency)`, the row with the latest date, sorted by `(asset, currency)`.
     fn latest_prices(&self) -> PortResult<Vec<PriceRow>>;
     /// Number of stored prices.
     fn price_count(&self) -> PortResult<u64>;

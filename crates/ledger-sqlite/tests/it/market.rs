@@ -20,7 +20,7 @@ fn rate(currency: &str, day: &str, value: &str) -> RateRow {
 fn price(symbol: &str, quote: &str, day: &str, close: &str) -> PriceRow {
     PriceRow {
         asset: asset(symbol),
-        quote: asset(quote),
+        currency: asset(quote),
         date: date(day),
         close: dec(close),
     }
@@ -202,7 +202,7 @@ fn prices_add_replace_and_answer_lookups() {
 
     let show = |rows: Vec<PriceRow>| -> Vec<String> {
         rows.iter()
-            .map(|r| format!("{} {} {} {}", r.asset, r.date, r.quote, r.close))
+            .map(|r| format!("{} {} {} {}", r.asset, r.date, r.currency, r.close))
             .collect()
     };
     assert_eq!(
@@ -316,6 +316,14 @@ fn the_ecb_history_imports_once_and_answers_the_spec_examples() {
             .rate_on_or_before(asset("USD"), date("1999-01-03"))
             .unwrap(),
         None
+    );
+    // The rows feed core-domain's table, which answers the same lookups.
+    let table =
+        core_domain::market::RateTable::new(ledger.rates_for(&[asset("USD")]).unwrap()).unwrap();
+    let fx = table.rate(asset("USD"), date("2023-04-09")).unwrap();
+    assert_eq!(
+        (fx.rate.to_string(), fx.rate_date.to_string()),
+        ("1.0915".to_owned(), "2023-04-06".to_owned())
     );
 }
 
