@@ -27,6 +27,8 @@ pub use schema::SCHEMA_VERSION;
 #[derive(Debug)]
 pub struct SqliteLedger {
     conn: Connection,
+    /// Import batches with at least this many spot records may take the bulk path.
+    bulk_min_records: usize,
 }
 
 impl SqliteLedger {
@@ -52,13 +54,28 @@ impl SqliteLedger {
         let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
         configure(&conn, false)?;
         schema::check_read_only(&conn)?;
-        Ok(Self { conn })
+        Ok(Self {
+            conn,
+            bulk_min_records: write::BULK_MIN_RECORDS,
+        })
     }
 
     fn init_writable(mut conn: Connection) -> PortResult<Self> {
         configure(&conn, true)?;
         schema::migrate(&mut conn)?;
-        Ok(Self { conn })
+        Ok(Self {
+            conn,
+            bulk_min_records: write::BULK_MIN_RECORDS,
+        })
+    }
+
+    /// Sets the batch size from which an import may take the bulk path (drop the key index,
+    /// append, rebuild it). Tests use it to run both paths on small batches.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_bulk_threshold(mut self, records: usize) -> Self {
+        self.bulk_min_records = records;
+        self
     }
 
     /// The schema version of the open file.

@@ -60,7 +60,7 @@ CREATE TABLE import_log (
 
 CREATE TABLE spot_rows (
     seq           INTEGER PRIMARY KEY,
-    row_key       ANY NOT NULL UNIQUE,
+    row_key       ANY NOT NULL,
     account_id    INTEGER NOT NULL REFERENCES accounts (id),
     tx_type       INTEGER NOT NULL,
     unknown_label TEXT,
@@ -84,6 +84,8 @@ CREATE TABLE spot_rows (
     note          TEXT,
     content_key   TEXT
 ) STRICT;
+-- A named index (not an inline UNIQUE) so a bulk import can drop and rebuild it (write.rs).
+CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key);
 CREATE INDEX spot_rows_content_key ON spot_rows (content_key) WHERE content_key IS NOT NULL;
 
 CREATE TABLE futures_rows (

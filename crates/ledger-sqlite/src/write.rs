@@ -1,6 +1,6 @@
 //! The write port: every method is one immediate transaction.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
 use core_domain::{AccountId, Asset, Instant, ledger::is_reserved_account_name};
@@ -270,13 +270,23 @@ fn duplicate_of(
     }))
 }
 
-const INSERT_SPOT: &str = "INSERT INTO spot_rows (seq, row_key, account_id, tx_type, \
+/// The spot insert, shared by the checked and the bulk statement.
+macro_rules! insert_spot_sql {
+    () => {
+        "INSERT INTO spot_rows (seq, row_key, account_id, tx_type, \
      unknown_label, instant, in_asset, in_qty, out_asset, out_qty, fee_asset, fee_qty, \
      sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, import_id, \
      source_lines, source_ref, note, content_key) \
      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, \
-     ?20, ?21, ?22, ?23, ?24) \
-     ON CONFLICT (row_key) DO NOTHING";
+     ?20, ?21, ?22, ?23, ?24)"
+    };
+}
+
+/// The usual insert: the unique key index reports a stored identity as no change.
+const INSERT_SPOT: &str = concat!(insert_spot_sql!(), " ON CONFLICT (row_key) DO NOTHING");
+
+/// The bulk path's insert: identities are checked beforehand and the key index is rebuilt.
+const INSERT_SPOT_BULK: &str = insert_spot_sql!();
 
 const INSERT_FUTURES: &str = "INSERT INTO futures_rows (seq, row_key, account_id, kind, \
      contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
@@ -290,6 +300,7 @@ fn dec(value: Option<Decimal>) -> Option<String> {
 
 fn insert_spot(
     tx: &Transaction<'_>,
+    sql: &str,
     ids: &mut Ids,
     import_id: i64,
     seq: i64,
@@ -304,7 +315,7 @@ fn insert_spot(
     let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
     let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
     let changed = tx
-        .prepare_cached(INSERT_SPOT)
+        .prepare_cached(sql)
         .and_then(|mut s| {
             s.execute(params![
                 seq,
@@ -470,7 +481,7 @@ fn store_record(
     let account = ids.account(tx, common.account)?;
     let inserted = match record {
         RecordRef::Spot(i) => match batch.spot.get(i) {
-            Some(r) => insert_spot(tx, ids, import_id, seq, account, r)?,
+            Some(r) => insert_spot(tx, INSERT_SPOT, ids, import_id, seq, account, r)?,
             None => false,
         },
         RecordRef::Futures(i) => match batch.futures.get(i) {
@@ -533,6 +544,7 @@ fn import_in_tx(
     batch: &ImportBatch,
     order: Vec<(Instant, u64, RecordRef)>,
 ) -> PortResult<ImportOutcome> {
+    let threshold = ledger.bulk_min_records;
     let tx = ledger
         .conn
         .transaction_with_behavior(TransactionBehavior::Immediate)
@@ -548,24 +560,35 @@ fn import_in_tx(
             .and_then(|mut s| s.query_row([], |row| row.get::<_, bool>(0)))
             .map_err(map_err)?;
 
-    for (_, _, record) in order {
-        let slot = Slot {
+    if bulk_eligible(&tx, batch, threshold)? {
+        seq = bulk_import(
+            &tx,
+            &mut ids,
+            batch,
+            &order,
             import_id,
-            seq,
             first_seq,
-            probe_futures,
-        };
-        let stored = store_record(&tx, &mut ids, batch, record, slot)?;
-        match stored {
-            Stored::Duplicate(duplicate) => outcome.duplicates.push(duplicate),
-            Stored::Inserted => {
-                match record {
-                    RecordRef::Spot(_) => outcome.added_spot += 1,
-                    RecordRef::Futures(_) => outcome.added_futures += 1,
+            &mut outcome,
+        )?;
+    } else {
+        for (_, _, record) in order {
+            let slot = Slot {
+                import_id,
+                seq,
+                first_seq,
+                probe_futures,
+            };
+            match store_record(&tx, &mut ids, batch, record, slot)? {
+                Stored::Duplicate(duplicate) => outcome.duplicates.push(duplicate),
+                Stored::Inserted => {
+                    match record {
+                        RecordRef::Spot(_) => outcome.added_spot += 1,
+                        RecordRef::Futures(_) => outcome.added_futures += 1,
+                    }
+                    seq = seq
+                        .checked_add(1)
+                        .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
                 }
-                seq = seq
-                    .checked_add(1)
-                    .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
             }
         }
     }
@@ -595,6 +618,107 @@ fn import_in_tx(
         }
     }
     Ok(outcome)
+}
+
+/// Batches of at least this many spot records into a ledger holding no more rows than the
+/// batch take the bulk path.
+pub(crate) const BULK_MIN_RECORDS: usize = 50_000;
+
+/// Whether the batch can take the bulk path: many spot records, none needing content-key
+/// matching or futures handling, and a stored ledger small enough to hold its keys in memory.
+fn bulk_eligible(tx: &Transaction<'_>, batch: &ImportBatch, threshold: usize) -> PortResult<bool> {
+    if batch.spot.len() < threshold
+        || !batch.futures.is_empty()
+        || batch.spot.iter().any(|r| r.dedupe_by_content_key)
+    {
+        return Ok(false);
+    }
+    let stored: i64 = tx
+        .query_row(
+            "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
+            [],
+            |row| row.get(0),
+        )
+        .map_err(map_err)?;
+    Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
+}
+
+/// The bulk path: identities are checked in memory against the stored keys and the batch,
+/// the rows are appended without the unique key index, and the index is rebuilt in one sort,
+/// which costs far less than a random index insert per row. Everything stays inside the
+/// batch's transaction, so a failure rolls back the index drop too. Returns the next `seq`.
+fn bulk_import(
+    tx: &Transaction<'_>,
+    ids: &mut Ids,
+    batch: &ImportBatch,
+    order: &[(Instant, u64, RecordRef)],
+    import_id: i64,
+    first_seq: i64,
+    outcome: &mut ImportOutcome,
+) -> PortResult<i64> {
+    let mut stored: HashSet<String> = HashSet::new();
+    for sql in [
+        "SELECT row_key FROM spot_rows",
+        "SELECT row_key FROM futures_rows",
+    ] {
+        let mut statement = tx.prepare_cached(sql).map_err(map_err)?;
+        let mut rows = statement.query([]).map_err(map_err)?;
+        while let Some(row) = rows.next().map_err(map_err)? {
+            stored.insert(key_col(row.get_ref_unwrap(0))?);
+        }
+    }
+    let mut first_of: HashMap<&str, &NewSpotRecord> = HashMap::with_capacity(batch.spot.len());
+    let mut to_insert: Vec<&NewSpotRecord> = Vec::with_capacity(batch.spot.len());
+    for (_, _, record) in order {
+        let RecordRef::Spot(i) = *record else {
+            return Err(invalid("record", "the bulk path takes spot records only"));
+        };
+        let r = batch
+            .spot
+            .get(i)
+            .ok_or_else(|| invalid("record", "index out of range"))?;
+        if r.row_key.is_empty() {
+            return Err(invalid("row key", "a record has an empty identity"));
+        }
+        if stored.contains(r.row_key.as_str()) {
+            let common = common_of(batch, *record)?;
+            let duplicate = duplicate_of(tx, &common, first_seq)?
+                .ok_or_else(|| corrupt("row key", "stored key without a row"))?;
+            outcome.duplicates.push(duplicate);
+            continue;
+        }
+        if let Some(first) = first_of.get(r.row_key.as_str()) {
+            outcome.duplicates.push(Duplicate {
+                record: *record,
+                stored_row_key: r.row_key.clone(),
+                other_account: first.account.trim().to_lowercase()
+                    != r.account.trim().to_lowercase(),
+                content_changed: matches!(
+                    (r.content_key.as_deref(), first.content_key.as_deref()),
+                    (Some(new), Some(old)) if new != old
+                ),
+                matched_by: DuplicateMatch::Identity,
+                within_batch: true,
+            });
+            continue;
+        }
+        first_of.insert(&r.row_key, r);
+        to_insert.push(r);
+    }
+    tx.execute_batch("DROP INDEX spot_rows_key")
+        .map_err(map_err)?;
+    let mut seq = first_seq;
+    for r in to_insert {
+        let account = ids.account(tx, &r.account)?;
+        insert_spot(tx, INSERT_SPOT_BULK, ids, import_id, seq, account, r)?;
+        outcome.added_spot += 1;
+        seq = seq
+            .checked_add(1)
+            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+    }
+    tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
+        .map_err(map_err)?;
+    Ok(seq)
 }
 
 fn exists(tx: &Transaction<'_>, sql: &str, key: &str) -> PortResult<bool> {

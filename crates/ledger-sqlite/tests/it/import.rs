@@ -534,3 +534,90 @@ fn digest_identities_round_trip_and_dedupe() {
         .collect();
     assert_eq!(stored, [digest, digest, &digest.to_uppercase()]);
 }
+
+/// Runs `batches` through the checked path and the bulk path and returns both outcomes and
+/// ledgers' rows.
+fn both_paths(
+    batches: &[ImportBatch],
+) -> [(
+    Vec<use_cases::ports::ImportOutcome>,
+    Vec<SpotRow>,
+    Vec<String>,
+); 2] {
+    [usize::MAX, 1].map(|threshold| {
+        let mut ledger = ledger_sqlite::SqliteLedger::open_in_memory()
+            .unwrap()
+            .with_bulk_threshold(threshold);
+        let outcomes = batches
+            .iter()
+            .map(|b| ledger.write_import_batch(b).unwrap())
+            .collect();
+        let accounts = ledger
+            .accounts()
+            .unwrap()
+            .into_iter()
+            .map(|a| a.name)
+            .collect();
+        (outcomes, ledger.spot_rows().unwrap(), accounts)
+    })
+}
+
+#[test]
+fn the_bulk_path_gives_the_checked_path_results() {
+    let mut changed = buy("a", "Kraken", "2024-01-01T00:00:00Z", 2);
+    changed.content_key = Some("c1".into());
+    let mut first = vec![
+        buy("c", "Kraken:spot", "2024-03-01T00:00:00Z", 2),
+        changed.clone(),
+        buy("b", "kraken", "2024-02-01T00:00:00Z", 4),
+        buy("b", "Other", "2024-02-01T00:00:00Z", 5),
+    ];
+    first[1].content_key = Some("c0".into());
+    let second = vec![
+        buy("d", "Bitvavo", "2023-12-01T00:00:00Z", 3),
+        changed,
+        buy("e", "KRAKEN:SPOT", "2024-03-01T00:00:00Z", 2),
+        buy("c", "Kraken2", "2024-03-01T00:00:00Z", 9),
+        buy("f", "Bitvavo", "2024-04-01T00:00:00Z", 4),
+    ];
+    let batches = [batch("one.csv", first), batch("two.csv", second)];
+    let [checked, bulk] = both_paths(&batches);
+    assert_eq!(checked, bulk);
+    let (outcomes, rows, accounts) = checked;
+    assert_eq!(outcomes[1].added_spot, 3);
+    assert_eq!(outcomes[1].duplicates.len(), 2);
+    assert_eq!(rows.len(), 6);
+    assert_eq!(accounts, ["Kraken", "Kraken:spot", "Bitvavo"]);
+}
+
+#[test]
+fn a_failed_bulk_batch_keeps_the_key_index() {
+    let mut ledger = ledger_sqlite::SqliteLedger::open_in_memory()
+        .unwrap()
+        .with_bulk_threshold(1);
+    ledger
+        .write_import_batch(&batch(
+            "ok.csv",
+            vec![buy("a", "Kraken", "2024-01-01T00:00:00Z", 2)],
+        ))
+        .unwrap();
+    let records = vec![
+        buy("b", "Kraken", "2024-01-02T00:00:00Z", 2),
+        buy("c", "ownwallet-ETH", "2024-01-03T00:00:00Z", 3),
+    ];
+    assert!(matches!(
+        ledger.write_import_batch(&batch("bad.csv", records)),
+        Err(PortError::Invalid { .. })
+    ));
+    assert_eq!(ledger.spot_rows().unwrap().len(), 1);
+    assert_eq!(ledger.ledger_version().unwrap(), 1);
+    // The checked path still finds the stored identity through the index.
+    let mut checked = ledger.with_bulk_threshold(usize::MAX);
+    let again = checked
+        .write_import_batch(&batch(
+            "ok.csv",
+            vec![buy("a", "Kraken", "2024-01-01T00:00:00Z", 2)],
+        ))
+        .unwrap();
+    assert_eq!((again.added_spot, again.duplicates.len()), (0, 1));
+}
