@@ -1,6 +1,6 @@
 //! The write port: every method is one immediate transaction.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
 use core_domain::{AccountId, Asset, Instant, ledger::is_reserved_account_name};
@@ -17,8 +17,8 @@ use use_cases::{PortError, PortResult};
 
 use crate::SqliteLedger;
 use crate::codec::{
-    SEP, StoredKey, day_of, decimal_text, invalid, key_col, lines_text, parse_decimal,
-    spot_type_code, tx_type_code,
+    SEP, StoredKey, day_of, decimal_text, int_col, invalid, key_col, lines_text, opt_text_col,
+    parse_decimal, spot_type_code, tx_type_code,
 };
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
@@ -656,17 +656,31 @@ fn bulk_import(
     first_seq: i64,
     outcome: &mut ImportOutcome,
 ) -> PortResult<i64> {
-    let mut stored: HashSet<String> = HashSet::new();
+    // Stored identities with what a duplicate report needs: seq, account, content key.
+    let mut stored: HashMap<String, (i64, i64, Option<String>)> = HashMap::new();
     for sql in [
-        "SELECT row_key FROM spot_rows",
-        "SELECT row_key FROM futures_rows",
+        "SELECT row_key, seq, account_id, content_key FROM spot_rows",
+        "SELECT row_key, seq, account_id, content_key FROM futures_rows",
     ] {
         let mut statement = tx.prepare_cached(sql).map_err(map_err)?;
         let mut rows = statement.query([]).map_err(map_err)?;
         while let Some(row) = rows.next().map_err(map_err)? {
-            stored.insert(key_col(row.get_ref_unwrap(0))?);
+            let v = |i: usize| row.get_ref_unwrap(i);
+            stored.insert(
+                key_col(v(0))?,
+                (
+                    int_col(v(1), "seq")?,
+                    int_col(v(2), "account id")?,
+                    opt_text_col(v(3), "content key")?,
+                ),
+            );
         }
     }
+    let folds: HashMap<i64, &str> = ids
+        .accounts
+        .iter()
+        .map(|(fold, id)| (*id, fold.as_str()))
+        .collect();
     let mut first_of: HashMap<&str, &NewSpotRecord> = HashMap::with_capacity(batch.spot.len());
     let mut to_insert: Vec<&NewSpotRecord> = Vec::with_capacity(batch.spot.len());
     for (_, _, record) in order {
@@ -680,11 +694,19 @@ fn bulk_import(
         if r.row_key.is_empty() {
             return Err(invalid("row key", "a record has an empty identity"));
         }
-        if stored.contains(r.row_key.as_str()) {
-            let common = common_of(batch, *record)?;
-            let duplicate = duplicate_of(tx, &common, first_seq)?
-                .ok_or_else(|| corrupt("row key", "stored key without a row"))?;
-            outcome.duplicates.push(duplicate);
+        if let Some((seq, account_id, content_key)) = stored.get(r.row_key.as_str()) {
+            let account = folds.get(account_id).copied().unwrap_or_default();
+            outcome.duplicates.push(Duplicate {
+                record: *record,
+                stored_row_key: r.row_key.clone(),
+                other_account: account != r.account.trim().to_lowercase(),
+                content_changed: matches!(
+                    (r.content_key.as_deref(), content_key.as_deref()),
+                    (Some(new), Some(old)) if new != old
+                ),
+                matched_by: DuplicateMatch::Identity,
+                within_batch: *seq >= first_seq,
+            });
             continue;
         }
         if let Some(first) = first_of.get(r.row_key.as_str()) {
@@ -704,6 +726,9 @@ fn bulk_import(
         }
         first_of.insert(&r.row_key, r);
         to_insert.push(r);
+    }
+    if to_insert.is_empty() {
+        return Ok(first_seq);
     }
     tx.execute_batch("DROP INDEX spot_rows_key")
         .map_err(map_err)?;
