@@ -416,7 +416,8 @@ pub struct ImportOutcome {
     pub added_spot: u64,
     /// Futures rows inserted.
     pub added_futures: u64,
-    /// Records not inserted because they were already stored, in batch order.
+    /// Records not inserted because their identity was already stored, in insertion order
+    /// (instant, first source line).
     pub duplicates: Vec<Duplicate>,
     /// Accounts created, in creation order (names as stored).
     pub created_accounts: Vec<String>,
