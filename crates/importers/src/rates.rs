@@ -1,0 +1,1 @@
+//! ECB reference rates (§3.2).
