@@ -20,6 +20,7 @@
 //! the valid operations of the file.
 
 mod model;
+mod ops;
 mod pipeline;
 mod profiles;
 mod reader;
