@@ -128,3 +128,32 @@ pub(crate) fn sum_into(map: &mut BTreeMap<Asset, Decimal>, a: Asset, q: Decimal)
         None => false,
     }
 }
+
+/// The one in and one out side of a group, or the group error (§1.12).
+pub(crate) fn sides(
+    ctx: &mut crate::pipeline::Ctx,
+    lines: &[u64],
+    col: Option<usize>,
+    key_text: &str,
+    ins: &BTreeMap<Asset, Decimal>,
+    outs: &BTreeMap<Asset, Decimal>,
+) -> Option<(Side, Side)> {
+    for (map, word) in [(ins, "in"), (outs, "out")] {
+        match map.len() {
+            0 => {
+                ctx.group_err(lines, col, "incomplete-group", &format!("operation {key_text} has no {word} leg"));
+                return None;
+            }
+            1 => {}
+            _ => {
+                let names: Vec<&str> = map.keys().map(Asset::as_str).collect();
+                ctx.group_err(lines, col, "mixed-assets-in-group", &format!("operation {key_text} has {word} legs in {} and {}", names[0], names[1]));
+                return None;
+            }
+        }
+    }
+    let i = ins.iter().next().map(|(a, q)| (*a, *q))?;
+    let o = outs.iter().next().map(|(a, q)| (*a, *q))?;
+    Some((i, o))
+}
+

@@ -377,7 +377,7 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
             ctx.group_err(&lines, cols[C_AMOUNT], "decimal-out-of-range", "the legs' sum overflows");
             continue;
         }
-        let Some((inflow, outflow)) = sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs) else { continue };
+        let Some((inflow, outflow)) = ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs) else { continue };
         let first = legs[0];
         let mut base = first.draft(&first.account, account, SpotTxType::Swap, KeyBase::Declared(format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}")));
         base.source_ref = legs.iter().map(|r| r.txid.as_str()).collect::<Vec<_>>().join("+");
@@ -388,34 +388,6 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
             None => ctx.skip(SkipReason::InternalMovement, lines.len() as u64),
         }
     }
-}
-
-/// The one in and one out side of a group, or the group error (§1.12).
-pub(crate) fn sides(
-    ctx: &mut Ctx,
-    lines: &[u64],
-    col: Option<usize>,
-    key_text: &str,
-    ins: &BTreeMap<Asset, Decimal>,
-    outs: &BTreeMap<Asset, Decimal>,
-) -> Option<(ops::Side, ops::Side)> {
-    for (map, word) in [(ins, "in"), (outs, "out")] {
-        match map.len() {
-            0 => {
-                ctx.group_err(lines, col, "incomplete-group", &format!("operation {key_text} has no {word} leg"));
-                return None;
-            }
-            1 => {}
-            _ => {
-                let names: Vec<&str> = map.keys().map(Asset::as_str).collect();
-                ctx.group_err(lines, col, "mixed-assets-in-group", &format!("operation {key_text} has {word} legs in {} and {}", names[0], names[1]));
-                return None;
-            }
-        }
-    }
-    let i = ins.iter().next().map(|(a, q)| (*a, *q))?;
-    let o = outs.iter().next().map(|(a, q)| (*a, *q))?;
-    Some((i, o))
 }
 
 /// Sub-wallet moves: two-row legs, earn rows without subtype, and one-row futures moves.
