@@ -95,6 +95,9 @@ fn is_blank(record: &ByteRecord) -> bool {
 
 /// Streams the non-blank records of a decoded text with their start lines.
 pub(crate) struct Records<'a> {
+    text: &'a [u8],
+    /// Byte offset up to which newlines have been counted, and their count.
+    counted: (usize, u64),
     reader: csv::Reader<&'a [u8]>,
     ahead: VecDeque<(u64, ByteRecord)>,
     done: bool,
@@ -106,7 +109,7 @@ impl<'a> Records<'a> {
             .has_headers(false)
             .flexible(true)
             .from_reader(text);
-        Self { reader, ahead: VecDeque::new(), done: false }
+        Self { text, counted: (0, 0), reader, ahead: VecDeque::new(), done: false }
     }
 
     fn read_raw(&mut self, record: &mut ByteRecord) -> Option<u64> {
@@ -117,7 +120,7 @@ impl<'a> Records<'a> {
             match self.reader.read_byte_record(record) {
                 Ok(true) => {
                     if !is_blank(record) {
-                        return Some(record.position().map_or(0, csv::Position::line));
+                        return Some(self.line_of(record));
                     }
                 }
                 // The csv reader only fails on I/O, impossible on a byte slice.
@@ -127,6 +130,21 @@ impl<'a> Records<'a> {
                 }
             }
         }
+    }
+
+    /// The physical line on which `record` starts: the csv crate's own line counter skips
+    /// blank lines, so lines are counted here from the record's byte offset.
+    fn line_of(&mut self, record: &ByteRecord) -> u64 {
+        let mut start = record.position().map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0));
+        while matches!(self.text.get(start), Some(b'\r' | b'\n')) {
+            start += 1;
+        }
+        let (from, count) = self.counted;
+        if start >= from {
+            let more = self.text.get(from..start).map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
+            self.counted = (start, count + more as u64);
+        }
+        self.counted.1 + 1
     }
 
     /// The first `n` non-blank records (kept for re-reading as rows).
