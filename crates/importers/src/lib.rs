@@ -46,7 +46,10 @@ pub fn import_file(path: &std::path::Path, options: &ImportOptions) -> ImportRes
     match std::fs::read(path) {
         Ok(bytes) => import_bytes(&bytes, options),
         Err(e) => ImportResult {
-            findings: vec![reader::file_error_dash("file-unreadable", format!("cannot read the file: {e}"))],
+            findings: vec![reader::file_error_dash(
+                "file-unreadable",
+                format!("cannot read the file: {e}"),
+            )],
             ..ImportResult::default()
         },
     }

@@ -3,8 +3,8 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use core_domain::{Asset, Instant};
 use core_domain::ledger::{AssetAmount, Fee, StatedAmount};
+use core_domain::{Asset, Instant};
 use rust_decimal::Decimal;
 use shared_types::{FuturesKind, SpotTxType};
 
@@ -225,7 +225,11 @@ impl fmt::Display for FormatInfo {
         if !self.layout.is_empty() {
             write!(f, ", layout {}", self.layout)?;
         }
-        f.write_str(if self.detected { " (detected)" } else { " (forced)" })
+        f.write_str(if self.detected {
+            " (detected)"
+        } else {
+            " (forced)"
+        })
     }
 }
 
@@ -325,7 +329,9 @@ pub struct ImportResult {
 impl ImportResult {
     /// Whether a file-level error occurred (nothing of the file may be written).
     pub fn file_rejected(&self) -> bool {
-        self.findings.iter().any(|f| f.file_level && f.level == Level::Error)
+        self.findings
+            .iter()
+            .any(|f| f.file_level && f.level == Level::Error)
     }
 
     /// Whether any error (file or row) occurred.

@@ -23,13 +23,21 @@ pub(crate) fn exchange(
     migration: bool,
     group: &str,
 ) -> Option<Vec<Draft>> {
-    let nonzero: Vec<Side> = fees.iter().filter(|(_, q)| !q.is_zero()).map(|(a, q)| (*a, *q)).collect();
+    let nonzero: Vec<Side> = fees
+        .iter()
+        .filter(|(_, q)| !q.is_zero())
+        .map(|(a, q)| (*a, *q))
+        .collect();
     let zero_only = nonzero.is_empty() && !fees.is_empty();
     let mut out = Vec::new();
     if inflow.0 == outflow.0 {
         // Same asset on both sides: nothing but the fees (§1.6).
         for (i, (a, q)) in nonzero.iter().enumerate() {
-            let mut d = if i == 0 { base.clone() } else { base.with_role(format!("fee:{a}")) };
+            let mut d = if i == 0 {
+                base.clone()
+            } else {
+                base.with_role(format!("fee:{a}"))
+            };
             d.ty = SpotTxType::Fee;
             d.outflow = Some(pipeline::amount(*a, *q));
             if nonzero.len() > 1 {
@@ -95,7 +103,11 @@ pub(crate) fn exchange(
     } else if zero_only {
         d.fee = Some(pipeline::fee(outflow.0, Decimal::ZERO));
     }
-    let others: Vec<Side> = nonzero.iter().copied().filter(|(a, _)| Some(*a) != kept.map(|k| k.0)).collect();
+    let others: Vec<Side> = nonzero
+        .iter()
+        .copied()
+        .filter(|(a, _)| Some(*a) != kept.map(|k| k.0))
+        .collect();
     if !others.is_empty() {
         d.group = GroupRef::Text(group.to_owned());
     }
@@ -141,13 +153,26 @@ pub(crate) fn sides(
     for (map, word) in [(ins, "in"), (outs, "out")] {
         match map.len() {
             0 => {
-                ctx.group_err(lines, col, "incomplete-group", &format!("operation {key_text} has no {word} leg"));
+                ctx.group_err(
+                    lines,
+                    col,
+                    "incomplete-group",
+                    &format!("operation {key_text} has no {word} leg"),
+                );
                 return None;
             }
             1 => {}
             _ => {
                 let names: Vec<&str> = map.keys().map(Asset::as_str).collect();
-                ctx.group_err(lines, col, "mixed-assets-in-group", &format!("operation {key_text} has {word} legs in {} and {}", names[0], names[1]));
+                ctx.group_err(
+                    lines,
+                    col,
+                    "mixed-assets-in-group",
+                    &format!(
+                        "operation {key_text} has {word} legs in {} and {}",
+                        names[0], names[1]
+                    ),
+                );
                 return None;
             }
         }
@@ -156,4 +181,3 @@ pub(crate) fn sides(
     let o = outs.iter().next().map(|(a, q)| (*a, *q))?;
     Some((i, o))
 }
-

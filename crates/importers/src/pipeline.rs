@@ -18,8 +18,20 @@ use crate::values::{self, NumError};
 pub(crate) const SEP: char = '\u{1f}';
 
 pub(crate) const GENERIC_COLUMNS: [&str; 14] = [
-    "timestamp", "type", "account", "in_asset", "in_amount", "out_asset", "out_amount",
-    "fee_asset", "fee_amount", "fiat_value", "fiat_currency", "id", "group_id", "note",
+    "timestamp",
+    "type",
+    "account",
+    "in_asset",
+    "in_amount",
+    "out_asset",
+    "out_amount",
+    "fee_asset",
+    "fee_amount",
+    "fiat_value",
+    "fiat_currency",
+    "id",
+    "group_id",
+    "note",
 ];
 
 struct Def {
@@ -41,14 +53,27 @@ const DEFS: &[Def] = &[
     Def {
         profile: Profile::Bitvavo,
         required: &[
-            "Timezone", "Date", "Time", "Type", "Currency", "Amount", "Fee currency", "Fee amount",
-            "Status", "Transaction ID",
+            "Timezone",
+            "Date",
+            "Time",
+            "Type",
+            "Currency",
+            "Amount",
+            "Fee currency",
+            "Fee amount",
+            "Status",
+            "Transaction ID",
         ],
         forbidden: &[],
         layouts: &[
             (
                 "current",
-                &["Quote Currency", "Quote Price", "Received / Paid Currency", "Received / Paid Amount"],
+                &[
+                    "Quote Currency",
+                    "Quote Price",
+                    "Received / Paid Currency",
+                    "Received / Paid Amount",
+                ],
             ),
             ("legacy", &["Price (EUR)", "EUR received / paid"]),
         ],
@@ -56,24 +81,44 @@ const DEFS: &[Def] = &[
     },
     Def {
         profile: Profile::Coinbase,
-        required: &["Timestamp", "Transaction Type", "Asset", "Quantity Transacted", "Subtotal", "Notes"],
+        required: &[
+            "Timestamp",
+            "Transaction Type",
+            "Asset",
+            "Quantity Transacted",
+            "Subtotal",
+            "Notes",
+        ],
         forbidden: &[],
         layouts: &[
             (
                 "v4",
                 &[
-                    "ID", "Price Currency", "Price at Transaction",
-                    "Total (inclusive of fees and/or spread)", "Fees and/or Spread",
+                    "ID",
+                    "Price Currency",
+                    "Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
                 ],
             ),
             (
                 "v3",
                 &[
-                    "Spot Price Currency", "Spot Price at Transaction",
-                    "Total (inclusive of fees and/or spread)", "Fees and/or Spread",
+                    "Spot Price Currency",
+                    "Spot Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
                 ],
             ),
-            ("v2", &["Spot Price Currency", "Spot Price at Transaction", "Total (inclusive of fees)", "Fees"]),
+            (
+                "v2",
+                &[
+                    "Spot Price Currency",
+                    "Spot Price at Transaction",
+                    "Total (inclusive of fees)",
+                    "Fees",
+                ],
+            ),
         ],
         exactly_one: true,
     },
@@ -87,24 +132,49 @@ const DEFS: &[Def] = &[
     Def {
         profile: Profile::KrakenFutures,
         required: &[
-            "uid", "dateTime", "account", "type", "symbol", "contract", "change", "new balance",
-            "trade price", "realized pnl", "fee", "realized funding",
+            "uid",
+            "dateTime",
+            "account",
+            "type",
+            "symbol",
+            "contract",
+            "change",
+            "new balance",
+            "trade price",
+            "realized pnl",
+            "fee",
+            "realized funding",
         ],
         forbidden: &["txid", "refid"],
-        layouts: &[("F22", &["exchange rate", "exchange rate from", "conversion fee"]), ("F19", &[])],
+        layouts: &[
+            (
+                "F22",
+                &["exchange rate", "exchange rate from", "conversion fee"],
+            ),
+            ("F19", &[]),
+        ],
         exactly_one: false,
     },
     Def {
         profile: Profile::KrakenLedgers,
-        required: &["txid", "refid", "time", "type", "subtype", "aclass", "asset", "amount", "fee", "balance"],
+        required: &[
+            "txid", "refid", "time", "type", "subtype", "aclass", "asset", "amount", "fee",
+            "balance",
+        ],
         forbidden: &["uid", "position uid"],
-        layouts: &[("L12", &["subclass", "wallet"]), ("L11", &["wallet"]), ("L10", &[])],
+        layouts: &[
+            ("L12", &["subclass", "wallet"]),
+            ("L11", &["wallet"]),
+            ("L10", &[]),
+        ],
         exactly_one: false,
     },
 ];
 
 fn def(profile: Profile) -> &'static Def {
-    DEFS.iter().find(|d| d.profile == profile).unwrap_or(&DEFS[0])
+    DEFS.iter()
+        .find(|d| d.profile == profile)
+        .unwrap_or(&DEFS[0])
 }
 
 fn has(cells: &[String], name: &str) -> bool {
@@ -127,7 +197,11 @@ fn layout_of(d: &Def, cells: &[String], check_forbidden: bool) -> Option<Result<
         .map(|(name, _)| *name)
         .collect();
     if d.exactly_one {
-        Some(if matching.len() == 1 { Ok(matching[0]) } else { Err(()) })
+        Some(if matching.len() == 1 {
+            Ok(matching[0])
+        } else {
+            Err(())
+        })
     } else {
         matching.first().map(|l| Ok(*l)).or(Some(Err(())))
     }
@@ -135,43 +209,94 @@ fn layout_of(d: &Def, cells: &[String], check_forbidden: bool) -> Option<Result<
 
 const REFUSED: &[(&[&str], &str, &str)] = &[
     (
-        &["txid", "ordertxid", "pair", "time", "type", "ordertype", "price", "cost", "fee", "vol", "margin", "misc", "ledgers"],
+        &[
+            "txid",
+            "ordertxid",
+            "pair",
+            "time",
+            "type",
+            "ordertype",
+            "price",
+            "cost",
+            "fee",
+            "vol",
+            "margin",
+            "misc",
+            "ledgers",
+        ],
         "a Kraken \"Trades\" export",
         "export \"Ledgers\" instead, which also has deposits, withdrawals and staking",
     ),
     (
-        &["Date(UTC)", "Pair", "Side", "Price", "Executed", "Amount", "Fee"],
+        &[
+            "Date(UTC)",
+            "Pair",
+            "Side",
+            "Price",
+            "Executed",
+            "Amount",
+            "Fee",
+        ],
         "a Binance trade history",
         "export the \"Transaction History\" statement instead",
     ),
     (
-        &["portfolio", "trade id", "product", "side", "created at", "size", "size unit", "price", "fee", "total", "price/fee/total unit"],
+        &[
+            "portfolio",
+            "trade id",
+            "product",
+            "side",
+            "created at",
+            "size",
+            "size unit",
+            "price",
+            "fee",
+            "total",
+            "price/fee/total unit",
+        ],
         "a Coinbase Exchange (Pro) fills export",
         "convert it to the generic format",
     ),
-    (&["date", "symbol", "close", "currency"], "a price file", "use cartera prices import"),
-    (&["timestamp", "price"], "a price file", "use cartera prices import"),
+    (
+        &["date", "symbol", "close", "currency"],
+        "a price file",
+        "use cartera prices import",
+    ),
+    (
+        &["timestamp", "price"],
+        "a price file",
+        "use cartera prices import",
+    ),
 ];
 
 fn refused(cells: &[String]) -> Option<String> {
-    if cells.first().is_some_and(|c| c.eq_ignore_ascii_case("Date"))
+    if cells
+        .first()
+        .is_some_and(|c| c.eq_ignore_ascii_case("Date"))
         && cells.len() > 1
         && cells[1..].iter().filter(|c| !c.is_empty()).count() > 0
-        && cells[1..].iter().filter(|c| !c.is_empty()).all(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
+        && cells[1..]
+            .iter()
+            .filter(|c| !c.is_empty())
+            .all(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
     {
         return Some("this is an ECB rate file; use cartera rates import".to_owned());
     }
-    REFUSED.iter().find(|(cols, _, _)| cols.iter().all(|c| has(cells, c))).map(|(_, what, hint)| {
-        // Kraken's hint is quoted verbatim by AC-04.
-        if what.starts_with("a Kraken") {
-            format!("this is a Kraken \"Trades\" export; {hint}")
-        } else {
-            format!("this is {what}; {hint}")
-        }
-    })
+    REFUSED
+        .iter()
+        .find(|(cols, _, _)| cols.iter().all(|c| has(cells, c)))
+        .map(|(_, what, hint)| {
+            // Kraken's hint is quoted verbatim by AC-04.
+            if what.starts_with("a Kraken") {
+                format!("this is a Kraken \"Trades\" export; {hint}")
+            } else {
+                format!("this is {what}; {hint}")
+            }
+        })
 }
 
 /// Finds the header among the first 10 records and the profile (§1.4).
+#[allow(clippy::too_many_lines)] // Forced and detected outcomes side by side.
 pub(crate) fn detect(
     peeked: &[(u64, Vec<String>)],
     forced: Option<Profile>,
@@ -182,24 +307,51 @@ pub(crate) fn detect(
             if let Some(found) = layout_of(d, cells, false) {
                 let header = Header::new(*line, cells.clone());
                 return match found {
-                    Ok(layout) => Ok((i, header, FormatInfo { profile, layout, detected: false })),
-                    Err(()) => Err(header.error(0, "header-mismatch", format!("the header does not match format {}: no layout of {} matches", profile.id(), profile.id()))),
+                    Ok(layout) => Ok((
+                        i,
+                        header,
+                        FormatInfo {
+                            profile,
+                            layout,
+                            detected: false,
+                        },
+                    )),
+                    Err(()) => Err(header.error(
+                        0,
+                        "header-mismatch",
+                        format!(
+                            "the header does not match format {}: no layout of {} matches",
+                            profile.id(),
+                            profile.id()
+                        ),
+                    )),
                 };
             }
         }
-        let best = peeked
-            .iter()
-            .enumerate()
-            .max_by_key(|(i, (_, cells))| (d.required.iter().filter(|r| has(cells, r)).count(), std::cmp::Reverse(*i)));
+        let best = peeked.iter().enumerate().max_by_key(|(i, (_, cells))| {
+            (
+                d.required.iter().filter(|r| has(cells, r)).count(),
+                std::cmp::Reverse(*i),
+            )
+        });
         let Some((_, (line, cells))) = best else {
             return Err(reader::header_not_found(reader::NO_HEADER.to_owned()));
         };
-        let missing: Vec<&str> = d.required.iter().copied().filter(|r| !has(cells, r)).collect();
+        let missing: Vec<&str> = d
+            .required
+            .iter()
+            .copied()
+            .filter(|r| !has(cells, r))
+            .collect();
         let header = Header::new(*line, cells.clone());
         return Err(header.error(
             0,
             "header-mismatch",
-            format!("the header does not match format {}: missing {}", profile.id(), missing.join(", ")),
+            format!(
+                "the header does not match format {}: missing {}",
+                profile.id(),
+                missing.join(", ")
+            ),
         ));
     }
     for (i, (line, cells)) in peeked.iter().enumerate() {
@@ -211,17 +363,36 @@ pub(crate) fn detect(
         match matches.as_slice() {
             [] => {}
             [(profile, Ok(layout))] => {
-                return Ok((i, header, FormatInfo { profile: *profile, layout, detected: true }));
+                return Ok((
+                    i,
+                    header,
+                    FormatInfo {
+                        profile: *profile,
+                        layout,
+                        detected: true,
+                    },
+                ));
             }
             [(profile, Err(()))] => {
-                return Err(header.error(0, "header-mismatch", format!("the header does not match format {}: no layout of {} matches", profile.id(), profile.id())));
+                return Err(header.error(
+                    0,
+                    "header-mismatch",
+                    format!(
+                        "the header does not match format {}: no layout of {} matches",
+                        profile.id(),
+                        profile.id()
+                    ),
+                ));
             }
             several => {
                 let ids: Vec<&str> = several.iter().map(|(p, _)| p.id()).collect();
                 return Err(header.error(
                     0,
                     "ambiguous-profile",
-                    format!("the header matches several formats ({}); choose one with --format", ids.join(", ")),
+                    format!(
+                        "the header matches several formats ({}); choose one with --format",
+                        ids.join(", ")
+                    ),
                 ));
             }
         }
@@ -246,20 +417,41 @@ pub fn usage_error(options: &ImportOptions) -> Option<(&'static str, String)> {
 }
 
 /// `(header column name, code, message)` of an option that does not fit the profile.
-fn option_error(profile: Profile, layout: &str, o: &ImportOptions) -> Option<(&'static str, &'static str, String)> {
+fn option_error(
+    profile: Profile,
+    layout: &str,
+    o: &ImportOptions,
+) -> Option<(&'static str, &'static str, String)> {
     let id = profile.id();
     if o.account.is_some() && profile == Profile::Generic {
-        return Some(("", "option-not-applicable", format!("--account does not apply to {id}")));
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--account does not apply to {id}"),
+        ));
     }
-    let zone_ok = profile == Profile::Generic || (profile == Profile::BinanceStatement && layout != "utc");
+    let zone_ok =
+        profile == Profile::Generic || (profile == Profile::BinanceStatement && layout != "utc");
     if o.timezone.is_some() && !zone_ok {
-        return Some(("", "option-not-applicable", format!("--timezone does not apply to {id}")));
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--timezone does not apply to {id}"),
+        ));
     }
     if o.assume_fiat_quote && profile != Profile::Coinbase {
-        return Some(("", "option-not-applicable", format!("--assume-fiat-quote does not apply to {id}")));
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--assume-fiat-quote does not apply to {id}"),
+        ));
     }
     if profile == Profile::BinanceStatement && layout == "local" && o.timezone.is_none() {
-        return Some(("Time", "timezone-required", "these timestamps carry no time zone; pass --timezone".to_owned()));
+        return Some((
+            "Time",
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
+        ));
     }
     None
 }
@@ -274,7 +466,14 @@ pub(crate) struct Ctx {
 }
 
 impl Ctx {
-    fn push(&mut self, level: Level, line: u64, col: Option<usize>, code: &'static str, message: String) {
+    fn push(
+        &mut self,
+        level: Level,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
         let c = col.unwrap_or(0);
         self.findings.push(Finding {
             level,
@@ -288,12 +487,24 @@ impl Ctx {
     }
 
     /// A row error on column index `col`; marks the line invalid.
-    pub(crate) fn err(&mut self, line: u64, col: Option<usize>, code: &'static str, message: String) {
+    pub(crate) fn err(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
         self.invalid.insert(line);
         self.push(Level::Error, line, col, code, message);
     }
 
-    pub(crate) fn warn(&mut self, line: u64, col: Option<usize>, code: &'static str, message: String) {
+    pub(crate) fn warn(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
         self.push(Level::Warning, line, col, code, message);
     }
 
@@ -302,29 +513,60 @@ impl Ctx {
     }
 
     /// A decimal cell; `signed` admits a minus sign. Reports and returns `None` on failure.
-    pub(crate) fn dec(&mut self, line: u64, col: Option<usize>, text: &str, signed: bool) -> Option<Decimal> {
+    pub(crate) fn dec(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+        signed: bool,
+    ) -> Option<Decimal> {
         match values::parse_decimal(text) {
             Ok(v) if !signed && text.starts_with('-') => {
                 let _ = v;
-                self.err(line, col, "negative-not-allowed", format!("\"{text}\" must not be negative"));
+                self.err(
+                    line,
+                    col,
+                    "negative-not-allowed",
+                    format!("\"{text}\" must not be negative"),
+                );
                 None
             }
             Ok(v) => Some(v),
             Err(NumError::Bad) => {
-                self.err(line, col, "bad-decimal", format!("\"{text}\" is not a plain decimal number"));
+                self.err(
+                    line,
+                    col,
+                    "bad-decimal",
+                    format!("\"{text}\" is not a plain decimal number"),
+                );
                 None
             }
             Err(NumError::Range) => {
-                self.err(line, col, "decimal-out-of-range", format!("\"{text}\" has more than 28 significant or 28 fractional digits"));
+                self.err(
+                    line,
+                    col,
+                    "decimal-out-of-range",
+                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                );
                 None
             }
         }
     }
 
     /// A required cell.
-    pub(crate) fn required<'t>(&mut self, line: u64, col: Option<usize>, text: &'t str) -> Option<&'t str> {
+    pub(crate) fn required<'t>(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &'t str,
+    ) -> Option<&'t str> {
         if text.is_empty() {
-            self.err(line, col, "missing-value", "a value is required here".to_owned());
+            self.err(
+                line,
+                col,
+                "missing-value",
+                "a value is required here".to_owned(),
+            );
             None
         } else {
             Some(text)
@@ -332,17 +574,33 @@ impl Ctx {
     }
 
     /// An asset symbol cell (upper-cased).
-    pub(crate) fn asset(&mut self, line: u64, col: Option<usize>, text: &str) -> Option<core_domain::Asset> {
+    pub(crate) fn asset(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+    ) -> Option<core_domain::Asset> {
         let a = values::asset(text);
         if a.is_none() {
-            self.err(line, col, "bad-asset-symbol", format!("\"{text}\" is not a valid asset symbol"));
+            self.err(
+                line,
+                col,
+                "bad-asset-symbol",
+                format!("\"{text}\" is not a valid asset symbol"),
+            );
         }
         a
     }
 
     /// Places a local time, reporting `nonexistent-local-time`, `ambiguous-local-time` and
     /// `timestamp-out-of-range` on `col`.
-    pub(crate) fn place(&mut self, line: u64, col: Option<usize>, local: chrono::NaiveDateTime, zone: Zone) -> Option<Instant> {
+    pub(crate) fn place(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        local: chrono::NaiveDateTime,
+        zone: Zone,
+    ) -> Option<Instant> {
         match values::place(local, zone) {
             values::Placed::Single(i) => Some(i),
             values::Placed::Ambiguous(i) => {
@@ -363,7 +621,11 @@ impl Ctx {
                     line,
                     col,
                     "nonexistent-local-time",
-                    format!("{} does not exist in {} (daylight-saving change)", local.format("%Y-%m-%d %H:%M:%S"), zone.name()),
+                    format!(
+                        "{} does not exist in {} (daylight-saving change)",
+                        local.format("%Y-%m-%d %H:%M:%S"),
+                        zone.name()
+                    ),
                 );
                 None
             }
@@ -372,7 +634,10 @@ impl Ctx {
                     line,
                     col,
                     "timestamp-out-of-range",
-                    format!("{} is outside 2009-01-01 … 2100-01-01", local.format("%Y-%m-%dT%H:%M:%S")),
+                    format!(
+                        "{} is outside 2009-01-01 … 2100-01-01",
+                        local.format("%Y-%m-%dT%H:%M:%S")
+                    ),
                 );
                 None
             }
@@ -380,13 +645,27 @@ impl Ctx {
     }
 
     /// A UTC timestamp cell of a fixed form.
-    pub(crate) fn utc_stamp(&mut self, line: u64, col: Option<usize>, text: &str, sep: &[u8], short_year: bool, form: &str, zone: Zone) -> Option<Instant> {
-        match values::parse_stamp(text, sep, short_year, false) {
-            Some(s) => self.place(line, col, s.local, zone),
-            None => {
-                self.err(line, col, "bad-timestamp", format!("\"{text}\" is not a timestamp of the form {form}"));
-                None
-            }
+    #[allow(clippy::too_many_arguments)] // Cell position, text and its grammar.
+    pub(crate) fn utc_stamp(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+        sep: &[u8],
+        short_year: bool,
+        form: &str,
+        zone: Zone,
+    ) -> Option<Instant> {
+        if let Some(s) = values::parse_stamp(text, sep, short_year, false) {
+            self.place(line, col, s.local, zone)
+        } else {
+            self.err(
+                line,
+                col,
+                "bad-timestamp",
+                format!("\"{text}\" is not a timestamp of the form {form}"),
+            );
+            None
         }
     }
 
@@ -411,18 +690,34 @@ impl Ctx {
     /// Marks every leg of a failed group: the failing lines keep their own findings, the
     /// others get `group-member-invalid`.
     pub(crate) fn group_invalid(&mut self, legs: &[u64], key_col: Option<usize>, key: &str) {
-        let Some(first_bad) = legs.iter().copied().filter(|l| self.invalid.contains(l)).min() else {
+        let Some(first_bad) = legs
+            .iter()
+            .copied()
+            .filter(|l| self.invalid.contains(l))
+            .min()
+        else {
             return;
         };
         for &l in legs {
             if !self.invalid.contains(&l) {
-                self.err(l, key_col, "group-member-invalid", format!("part of operation {key}, whose line {first_bad} is invalid"));
+                self.err(
+                    l,
+                    key_col,
+                    "group-member-invalid",
+                    format!("part of operation {key}, whose line {first_bad} is invalid"),
+                );
             }
         }
     }
 
     /// Reports a group error on every leg.
-    pub(crate) fn group_err(&mut self, legs: &[u64], key_col: Option<usize>, code: &'static str, message: &str) {
+    pub(crate) fn group_err(
+        &mut self,
+        legs: &[u64],
+        key_col: Option<usize>,
+        code: &'static str,
+        message: &str,
+    ) {
         for &l in legs {
             self.err(l, key_col, code, message.to_owned());
         }
@@ -449,7 +744,9 @@ pub(crate) fn shape_violation(
         T::Swap | T::MigrationSwap => (S::Crypto, true, S::Crypto, true),
         T::Deposit => (S::Fiat, true, S::None, false),
         T::Withdrawal => (S::None, false, S::Fiat, true),
-        T::Staking | T::Airdrop | T::Mining | T::Fork | T::TransferIn => (S::Crypto, true, S::None, false),
+        T::Staking | T::Airdrop | T::Mining | T::Fork | T::TransferIn => {
+            (S::Crypto, true, S::None, false)
+        }
         T::Reward | T::Promotion => (S::Any, true, S::None, false),
         T::Spend | T::TransferOut => (S::None, false, S::Crypto, true),
         T::Fee => (S::None, false, S::Any, true),
@@ -457,9 +754,16 @@ pub(crate) fn shape_violation(
     let check = |side: Option<&AssetAmount>, rule: S, req: bool, is_in: bool| {
         let word = if is_in { "in" } else { "out" };
         match side {
-            None if req => Some((is_in, "side-missing", format!("{ty} requires an {word} side"))),
-            None => None,
-            Some(_) if rule == S::None => Some((is_in, "side-not-allowed", format!("{ty} has no {word} side"))),
+            None if req => Some((
+                is_in,
+                "side-missing",
+                format!("{ty} requires an {word} side"),
+            )),
+            Some(_) if rule == S::None => Some((
+                is_in,
+                "side-not-allowed",
+                format!("{ty} has no {word} side"),
+            )),
             Some(a) if rule == S::Fiat && !a.asset.is_fiat() => Some((
                 is_in,
                 "fiat-expected",
@@ -470,7 +774,7 @@ pub(crate) fn shape_violation(
                 "crypto-expected",
                 format!("{ty} requires a crypto {word} side; {} is fiat", a.asset),
             )),
-            Some(_) => None,
+            _ => None,
         }
     };
     check(inflow, in_rule, in_req, true).or_else(|| check(outflow, out_rule, out_req, false))
@@ -516,7 +820,14 @@ pub(crate) struct Draft {
 }
 
 impl Draft {
-    pub(crate) fn new(account: String, key_account: String, timestamp: Instant, ty: SpotTxType, key: KeyBase, line: u64) -> Self {
+    pub(crate) fn new(
+        account: String,
+        key_account: String,
+        timestamp: Instant,
+        ty: SpotTxType,
+        key: KeyBase,
+        line: u64,
+    ) -> Self {
         Self {
             account,
             key_account,
@@ -562,14 +873,27 @@ pub(crate) fn finish(profile: Profile, mut drafts: Vec<Draft>) -> (Vec<Transacti
     let mut primary: (u64, String, String) = (0, String::new(), String::new());
     for d in drafts {
         let account_lc = d.account.to_lowercase();
-        let account = spellings.entry(account_lc).or_insert_with(|| d.account.clone()).clone();
+        let account = spellings
+            .entry(account_lc)
+            .or_insert_with(|| d.account.clone())
+            .clone();
         let mut base = String::with_capacity(128);
         base.push_str("v1");
-        for part in [profile.id(), "content", &d.key_account.to_lowercase(), &d.timestamp.to_string(), d.ty.as_str()] {
+        for part in [
+            profile.id(),
+            "content",
+            &d.key_account.to_lowercase(),
+            &d.timestamp.to_string(),
+            d.ty.as_str(),
+        ] {
             base.push(SEP);
             base.push_str(part);
         }
-        for side in [d.inflow.map(|a| (a.asset, a.quantity)), d.outflow.map(|a| (a.asset, a.quantity)), d.fee.map(|f| (f.asset, f.quantity))] {
+        for side in [
+            d.inflow.map(|a| (a.asset, a.quantity)),
+            d.outflow.map(|a| (a.asset, a.quantity)),
+            d.fee.map(|f| (f.asset, f.quantity)),
+        ] {
             base.push(SEP);
             if let Some((a, q)) = side {
                 base.push_str(a.as_str());
@@ -579,15 +903,12 @@ pub(crate) fn finish(profile: Profile, mut drafts: Vec<Draft>) -> (Vec<Transacti
                 base.push(SEP);
             }
         }
-        let n = match counters.get_mut(&base) {
-            Some(c) => {
-                *c += 1;
-                *c
-            }
-            None => {
-                counters.insert(base.clone(), 1);
-                1
-            }
+        let n = if let Some(c) = counters.get_mut(&base) {
+            *c += 1;
+            *c
+        } else {
+            counters.insert(base.clone(), 1);
+            1
         };
         base.push(SEP);
         base.push_str(&n.to_string());
@@ -639,6 +960,7 @@ pub(crate) struct ProfileOutput {
 }
 
 /// Stages 1–6 for one spot or futures file.
+#[allow(clippy::too_many_lines)] // The stages in order; each is a short call.
 pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     let mut result = ImportResult::default();
     let text = match reader::decode(bytes) {
@@ -669,7 +991,11 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         return result;
     }
     if let Some((col, code, msg)) = option_error(format.profile, format.layout, options) {
-        let i = if col.is_empty() { 0 } else { header.find(col).unwrap_or(0) };
+        let i = if col.is_empty() {
+            0
+        } else {
+            header.find(col).unwrap_or(0)
+        };
         result.findings.push(header.error(i, code, msg));
         return result;
     }
@@ -687,11 +1013,23 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         .unwrap_or_default();
     let out = match format.profile {
         Profile::Generic => crate::profiles::generic::read(&mut ctx, &mut records, options),
-        Profile::KrakenLedgers => crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout),
+        Profile::KrakenLedgers => {
+            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout)
+        }
         Profile::KrakenFutures => crate::profiles::futures::read(&mut ctx, &mut records, &account),
-        Profile::Bitvavo => crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout),
-        Profile::BinanceStatement => crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options),
-        Profile::Coinbase => crate::profiles::coinbase::read(&mut ctx, &mut records, &account, format.layout, options),
+        Profile::Bitvavo => {
+            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout)
+        }
+        Profile::BinanceStatement => {
+            crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options)
+        }
+        Profile::Coinbase => crate::profiles::coinbase::read(
+            &mut ctx,
+            &mut records,
+            &account,
+            format.layout,
+            options,
+        ),
     };
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     result.rows_read = ctx.rows_read;
@@ -706,12 +1044,18 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         result.futures = futures;
     }
     result.findings.extend(ctx.findings);
-    result.findings.sort_by(|a, b| (!a.file_level, a.line, a.column).cmp(&(!b.file_level, b.line, b.column)));
+    result
+        .findings
+        .sort_by_key(|a| (!a.file_level, a.line, a.column));
     result
 }
 
 /// Reads every data row, checking the field count; calls `f` for the rows that pass.
-pub(crate) fn for_rows(ctx: &mut Ctx, records: &mut Records<'_>, mut f: impl FnMut(&mut Ctx, u64, &ByteRecord)) {
+pub(crate) fn for_rows(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    mut f: impl FnMut(&mut Ctx, u64, &ByteRecord),
+) {
     let mut record = ByteRecord::new();
     while let Some(line) = records.next_into(&mut record) {
         ctx.rows_read += 1;
@@ -730,6 +1074,11 @@ pub(crate) fn ignore_unknown(ctx: &mut Ctx, unknown: &[usize], profile: Profile)
     for &i in unknown {
         let name = ctx.header.name(i).to_owned();
         let line = ctx.header.line;
-        ctx.warn(line, Some(i), "ignored-column", format!("column \"{name}\" is not read by {}", profile.id()));
+        ctx.warn(
+            line,
+            Some(i),
+            "ignored-column",
+            format!("column \"{name}\" is not read by {}", profile.id()),
+        );
     }
 }

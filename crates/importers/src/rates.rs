@@ -45,7 +45,9 @@ pub struct RatesResult {
 impl RatesResult {
     /// Whether a file-level error occurred.
     pub fn file_rejected(&self) -> bool {
-        self.findings.iter().any(|f| f.file_level && f.level == Level::Error)
+        self.findings
+            .iter()
+            .any(|f| f.file_level && f.level == Level::Error)
     }
 
     /// Whether any error occurred.
@@ -56,30 +58,61 @@ impl RatesResult {
 
 /// Reads the single `.csv` entry of a ZIP archive.
 pub(crate) fn unzip(bytes: &[u8]) -> Result<Vec<u8>, Finding> {
-    let bad = |why: &str| reader::file_error_dash("spreadsheet-not-accepted", format!("this ZIP file cannot be read as a rate file: {why}"));
-    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| bad(&e.to_string()))?;
+    let bad = |why: &str| {
+        reader::file_error_dash(
+            "spreadsheet-not-accepted",
+            format!("this ZIP file cannot be read as a rate file: {why}"),
+        )
+    };
+    let mut archive =
+        zip::ZipArchive::new(std::io::Cursor::new(bytes)).map_err(|e| bad(&e.to_string()))?;
     let csvs: Vec<usize> = (0..archive.len())
-        .filter(|&i| archive.name_for_index(i).is_some_and(|n| n.to_ascii_lowercase().ends_with(".csv")))
+        .filter(|&i| {
+            archive
+                .name_for_index(i)
+                .is_some_and(|n| n.to_ascii_lowercase().ends_with(".csv"))
+        })
         .collect();
     let [only] = csvs.as_slice() else {
         return Err(bad("it must hold exactly one .csv file"));
     };
     let mut entry = archive.by_index(*only).map_err(|e| bad(&e.to_string()))?;
     let mut out = Vec::new();
-    entry.read_to_end(&mut out).map_err(|e| bad(&e.to_string()))?;
+    entry
+        .read_to_end(&mut out)
+        .map_err(|e| bad(&e.to_string()))?;
     Ok(out)
 }
 
 fn parse_ecb_date(text: &str) -> Option<NaiveDate> {
-    values::parse_date(text, false).or_else(|| NaiveDate::parse_from_str(text, "%d %B %Y").ok().filter(|_| {
-        // chrono accepts abbreviations and other case; the ECB writes full English names.
-        text.split(' ').nth(1).is_some_and(|m| {
-            ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"].contains(&m)
-        })
-    }))
+    values::parse_date(text, false).or_else(|| {
+        NaiveDate::parse_from_str(text, "%d %B %Y")
+            .ok()
+            .filter(|_| {
+                // chrono accepts abbreviations and other case; the ECB writes full English names.
+                text.split(' ').nth(1).is_some_and(|m| {
+                    [
+                        "January",
+                        "February",
+                        "March",
+                        "April",
+                        "May",
+                        "June",
+                        "July",
+                        "August",
+                        "September",
+                        "October",
+                        "November",
+                        "December",
+                    ]
+                    .contains(&m)
+                })
+            })
+    })
 }
 
 /// Reads an ECB rate file (history or daily, CSV or ZIP).
+#[allow(clippy::too_many_lines)] // Decoding, header and row checks of §3.2 in one pass.
 pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
     let mut result = RatesResult::default();
     let unzipped;
@@ -112,8 +145,14 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
     };
     let mut records = Records::new(text);
     let peeked = records.peek(10);
-    let Some(index) = peeked.iter().position(|(_, cells)| cells.first().is_some_and(|c| c.eq_ignore_ascii_case("Date"))) else {
-        let mut f = reader::header_not_found("no ECB header (a first cell \"Date\") in the first 10 records".to_owned());
+    let Some(index) = peeked.iter().position(|(_, cells)| {
+        cells
+            .first()
+            .is_some_and(|c| c.eq_ignore_ascii_case("Date"))
+    }) else {
+        let mut f = reader::header_not_found(
+            "no ECB header (a first cell \"Date\") in the first 10 records".to_owned(),
+        );
         if let Some((line, cells)) = peeked.first() {
             f.line = *line;
             f.header = cells.first().cloned().unwrap_or_default();
@@ -128,8 +167,12 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
         return result;
     }
     for (i, c) in header.cells.iter().enumerate().skip(1) {
-        if !c.is_empty() && !(c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase())) {
-            result.findings.push(header.error(i, "bad-asset-symbol", format!("\"{c}\" is not a valid asset symbol")));
+        if !c.is_empty() && (c.len() != 3 || !c.bytes().all(|b| b.is_ascii_uppercase())) {
+            result.findings.push(header.error(
+                i,
+                "bad-asset-symbol",
+                format!("\"{c}\" is not a valid asset symbol"),
+            ));
             return result;
         }
     }
@@ -138,8 +181,16 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
     let mut seen: HashMap<(usize, NaiveDate), (Decimal, u64)> = HashMap::new();
     let mut rates = Vec::new();
     let mut record = ByteRecord::new();
-    let mut push = |findings: &mut Vec<Finding>, level, code, line, col: usize, msg: String| {
-        findings.push(Finding { level, code, line, column: col + 1, header: header.name(col).to_owned(), message: msg, file_level: false });
+    let push = |findings: &mut Vec<Finding>, level, code, line, col: usize, msg: String| {
+        findings.push(Finding {
+            level,
+            code,
+            line,
+            column: col + 1,
+            header: header.name(col).to_owned(),
+            message: msg,
+            file_level: false,
+        });
     };
     while let Some(line) = records.next_into(&mut record) {
         result.rows_read += 1;
@@ -151,7 +202,14 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
         }
         let date_text = reader::cell(&record, 0);
         let Some(date) = parse_ecb_date(date_text) else {
-            push(&mut findings, Level::Error, "bad-timestamp", line, 0, format!("\"{date_text}\" is not a timestamp of the form YYYY-MM-DD"));
+            push(
+                &mut findings,
+                Level::Error,
+                "bad-timestamp",
+                line,
+                0,
+                format!("\"{date_text}\" is not a timestamp of the form YYYY-MM-DD"),
+            );
             invalid.insert(line);
             continue;
         };
@@ -170,35 +228,71 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
                     continue;
                 }
                 Ok(v) if v.is_sign_negative() || v.is_zero() => {
-                    error("not-positive", format!("\"{cell}\" must be greater than zero"));
+                    error(
+                        "not-positive",
+                        format!("\"{cell}\" must be greater than zero"),
+                    );
                     continue;
                 }
                 Ok(v) => v,
                 Err(NumError::Bad) => {
-                    error("bad-decimal", format!("\"{cell}\" is not a plain decimal number"));
+                    error(
+                        "bad-decimal",
+                        format!("\"{cell}\" is not a plain decimal number"),
+                    );
                     continue;
                 }
                 Err(NumError::Range) => {
-                    error("decimal-out-of-range", format!("\"{cell}\" has more than 28 significant or 28 fractional digits"));
+                    error(
+                        "decimal-out-of-range",
+                        format!("\"{cell}\" has more than 28 significant or 28 fractional digits"),
+                    );
                     continue;
                 }
             };
             let currency = header.name(col);
             if let Some((old, first)) = seen.get(&(col, date)).copied() {
                 if old == rate {
-                    push(&mut findings, Level::Warning, "duplicate-key", line, col, format!("same value as line {first}; counted once"));
+                    push(
+                        &mut findings,
+                        Level::Warning,
+                        "duplicate-key",
+                        line,
+                        col,
+                        format!("same value as line {first}; counted once"),
+                    );
                     result.duplicates_in_file += 1;
                 } else {
                     let key = format!("{currency} {date}");
-                    push(&mut findings, Level::Error, "duplicate-key", line, col, format!("{key} already appears on line {first} with another value"));
-                    push(&mut findings, Level::Error, "duplicate-key", first, col, format!("{key} already appears on line {line} with another value"));
+                    push(
+                        &mut findings,
+                        Level::Error,
+                        "duplicate-key",
+                        line,
+                        col,
+                        format!("{key} already appears on line {first} with another value"),
+                    );
+                    push(
+                        &mut findings,
+                        Level::Error,
+                        "duplicate-key",
+                        first,
+                        col,
+                        format!("{key} already appears on line {line} with another value"),
+                    );
                     invalid.insert(line);
                     invalid.insert(first);
                 }
                 continue;
             }
             seen.insert((col, date), (rate, line));
-            rates.push(EcbRate { currency: currency.to_owned(), date, rate, line, column: col + 1 });
+            rates.push(EcbRate {
+                currency: currency.to_owned(),
+                date,
+                rate,
+                line,
+                column: col + 1,
+            });
         }
     }
     rates.retain(|r| !invalid.contains(&r.line));

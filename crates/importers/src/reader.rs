@@ -7,18 +7,6 @@ use csv::ByteRecord;
 
 use crate::model::{Finding, Level};
 
-/// Builds a finding.
-pub(crate) fn finding(
-    level: Level,
-    code: &'static str,
-    line: u64,
-    column: usize,
-    header: &str,
-    message: String,
-) -> Finding {
-    Finding { level, code, line, column, header: header.to_owned(), message, file_level: false }
-}
-
 /// A file-level error at line 1, column 1, header `-`.
 pub(crate) fn file_error_dash(code: &'static str, message: String) -> Finding {
     Finding {
@@ -73,8 +61,7 @@ pub(crate) fn header_not_found(message: String) -> Finding {
     file_error_dash("header-not-found", message)
 }
 
-pub(crate) const NO_HEADER: &str =
-    "no supported header in the first 10 records; name the format with --format or use the generic format";
+pub(crate) const NO_HEADER: &str = "no supported header in the first 10 records; name the format with --format or use the generic format";
 
 /// Trims spaces and tabs (§1.3).
 pub(crate) fn trim(text: &str) -> &str {
@@ -109,7 +96,13 @@ impl<'a> Records<'a> {
             .has_headers(false)
             .flexible(true)
             .from_reader(text);
-        Self { text, counted: (0, 0), reader, ahead: VecDeque::new(), done: false }
+        Self {
+            text,
+            counted: (0, 0),
+            reader,
+            ahead: VecDeque::new(),
+            done: false,
+        }
     }
 
     fn read_raw(&mut self, record: &mut ByteRecord) -> Option<u64> {
@@ -117,31 +110,34 @@ impl<'a> Records<'a> {
             if self.done {
                 return None;
             }
-            match self.reader.read_byte_record(record) {
-                Ok(true) => {
-                    if !is_blank(record) {
-                        return Some(self.line_of(record));
-                    }
+            // The csv reader only fails on I/O, impossible on a byte slice.
+            if let Ok(true) = self.reader.read_byte_record(record) {
+                if !is_blank(record) {
+                    return Some(self.line_of(record));
                 }
-                // The csv reader only fails on I/O, impossible on a byte slice.
-                Ok(false) | Err(_) => {
-                    self.done = true;
-                    return None;
-                }
+            } else {
+                self.done = true;
+                return None;
             }
         }
     }
 
     /// The physical line on which `record` starts: the csv crate's own line counter skips
     /// blank lines, so lines are counted here from the record's byte offset.
+    #[allow(clippy::naive_bytecount)] // A few bytes per record; no extra dependency for it.
     fn line_of(&mut self, record: &ByteRecord) -> u64 {
-        let mut start = record.position().map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0));
+        let mut start = record
+            .position()
+            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0));
         while matches!(self.text.get(start), Some(b'\r' | b'\n')) {
             start += 1;
         }
         let (from, count) = self.counted;
         if start >= from {
-            let more = self.text.get(from..start).map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
+            let more = self
+                .text
+                .get(from..start)
+                .map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
             self.counted = (start, count + more as u64);
         }
         self.counted.1 + 1
@@ -158,7 +154,12 @@ impl<'a> Records<'a> {
         }
         self.ahead
             .iter()
-            .map(|(line, rec)| (*line, (0..rec.len()).map(|i| cell(rec, i).to_owned()).collect()))
+            .map(|(line, rec)| {
+                (
+                    *line,
+                    (0..rec.len()).map(|i| cell(rec, i).to_owned()).collect(),
+                )
+            })
             .collect()
     }
 
@@ -191,17 +192,20 @@ pub(crate) struct Header {
 
 impl Header {
     pub(crate) fn new(line: u64, cells: Vec<String>) -> Self {
-        let required_len = cells.iter().rposition(|c| !c.is_empty()).map_or(0, |p| p + 1);
-        Self { line, cells, required_len }
+        let required_len = cells
+            .iter()
+            .rposition(|c| !c.is_empty())
+            .map_or(0, |p| p + 1);
+        Self {
+            line,
+            cells,
+            required_len,
+        }
     }
 
     /// Index of the column named `name` (ASCII case-insensitive).
     pub(crate) fn find(&self, name: &str) -> Option<usize> {
         self.cells.iter().position(|c| c.eq_ignore_ascii_case(name))
-    }
-
-    pub(crate) fn has(&self, name: &str) -> bool {
-        self.find(name).is_some()
     }
 
     pub(crate) fn name(&self, i: usize) -> &str {
@@ -226,12 +230,20 @@ impl Header {
         for (i, c) in self.cells.iter().enumerate() {
             if c.is_empty() {
                 if i < self.required_len {
-                    return Some(self.error(i, "unknown-column", "column \"\" is not part of the format".to_owned()));
+                    return Some(self.error(
+                        i,
+                        "unknown-column",
+                        "column \"\" is not part of the format".to_owned(),
+                    ));
                 }
                 continue;
             }
             if self.cells[..i].iter().any(|o| o.eq_ignore_ascii_case(c)) {
-                return Some(self.error(i, "duplicate-header", format!("column \"{c}\" appears twice")));
+                return Some(self.error(
+                    i,
+                    "duplicate-header",
+                    format!("column \"{c}\" appears twice"),
+                ));
             }
         }
         None
@@ -265,7 +277,12 @@ impl Header {
 pub(crate) fn resolve(header: &Header, names: &[&str]) -> (Vec<Option<usize>>, Vec<usize>) {
     let idx = names.iter().map(|n| header.find(n)).collect::<Vec<_>>();
     let unknown = (0..header.cells.len())
-        .filter(|&i| !header.cells[i].is_empty() && !names.iter().any(|n| header.cells[i].eq_ignore_ascii_case(n)))
+        .filter(|&i| {
+            !header.cells[i].is_empty()
+                && !names
+                    .iter()
+                    .any(|n| header.cells[i].eq_ignore_ascii_case(n))
+        })
         .collect();
     (idx, unknown)
 }

@@ -55,13 +55,21 @@ pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
         u32::try_from(frac.len()).unwrap_or(28),
     )
     .map_err(|_| NumError::Range)?;
-    Ok(if value.is_zero() { Decimal::ZERO } else { value })
+    Ok(if value.is_zero() {
+        Decimal::ZERO
+    } else {
+        value
+    })
 }
 
 /// The normal form of §1.8: no sign for zero, no trailing fractional zeros.
 pub(crate) fn norm(value: Decimal) -> String {
     let n = value.normalize();
-    if n.is_zero() { "0".to_owned() } else { n.to_string() }
+    if n.is_zero() {
+        "0".to_owned()
+    } else {
+        n.to_string()
+    }
 }
 
 /// Checked helpers that turn overflow into `None` (reported by callers as out of range).
@@ -89,7 +97,11 @@ pub(crate) fn parse_date(text: &str, short_year: bool) -> Option<NaiveDate> {
     if rb.len() != 5 || rb[2] != b'-' {
         return None;
     }
-    NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, num(&rest[..2])?, num(&rest[3..])?)
+    NaiveDate::from_ymd_opt(
+        i32::try_from(year).ok()?,
+        num(&rest[..2])?,
+        num(&rest[3..])?,
+    )
 }
 
 fn num(text: &str) -> Option<u32> {
@@ -149,7 +161,10 @@ pub(crate) fn parse_stamp(text: &str, sep: &[u8], short_year: bool, zones: bool)
         (rest, None)
     };
     let time = parse_time(time_text)?;
-    Some(Stamp { local: date.and_time(time), zone })
+    Some(Stamp {
+        local: date.and_time(time),
+        zone,
+    })
 }
 
 fn parse_offset(text: &str) -> Option<Zone> {
@@ -211,7 +226,11 @@ pub(crate) fn place(local: NaiveDateTime, zone: Zone) -> Placed {
     if !in_range(instant) {
         return Placed::OutOfRange;
     }
-    if ambiguous { Placed::Ambiguous(instant) } else { Placed::Single(instant) }
+    if ambiguous {
+        Placed::Ambiguous(instant)
+    } else {
+        Placed::Single(instant)
+    }
 }
 
 const MIN_NANOS: i64 = 1_230_768_000 * 1_000_000_000; // 2009-01-01T00:00:00Z
@@ -230,7 +249,9 @@ pub(crate) fn asset(text: &str) -> Option<Asset> {
     for (slot, b) in buf.iter_mut().zip(text.bytes()) {
         *slot = b.to_ascii_uppercase();
     }
-    std::str::from_utf8(&buf[..text.len()]).ok().and_then(|s| Asset::new(s).ok())
+    std::str::from_utf8(&buf[..text.len()])
+        .ok()
+        .and_then(|s| Asset::new(s).ok())
 }
 
 /// Validates an account name (§1.5); `Err` carries the reason.

@@ -12,10 +12,28 @@ use crate::reader::{self, Records};
 use crate::values;
 
 const COLUMNS: [&str; 22] = [
-    "uid", "dateTime", "account", "type", "symbol", "contract", "change", "new balance",
-    "new average entry price", "trade price", "mark price", "funding rate", "realized pnl", "fee",
-    "realized funding", "collateral", "conversion spread percentage", "liquidation fee",
-    "position uid", "exchange rate", "exchange rate from", "conversion fee",
+    "uid",
+    "dateTime",
+    "account",
+    "type",
+    "symbol",
+    "contract",
+    "change",
+    "new balance",
+    "new average entry price",
+    "trade price",
+    "mark price",
+    "funding rate",
+    "realized pnl",
+    "fee",
+    "realized funding",
+    "collateral",
+    "conversion spread percentage",
+    "liquidation fee",
+    "position uid",
+    "exchange rate",
+    "exchange rate from",
+    "conversion fee",
 ];
 const C_UID: usize = 0;
 const C_TIME: usize = 1;
@@ -30,6 +48,7 @@ const C_FEE: usize = 13;
 const C_FUNDING: usize = 14;
 const C_LIQ: usize = 17;
 
+#[allow(clippy::too_many_lines)] // The §2.5 row rules in one pass.
 pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> ProfileOutput {
     let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
     pipeline::ignore_unknown(ctx, &unknown, Profile::KrakenFutures);
@@ -44,14 +63,20 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
         let contract_text = get(C_CONTRACT);
         let position_row = !contract_text.is_empty() && symbol.eq_ignore_ascii_case(contract_text);
         let kind = match lower.as_str() {
-            "futures trade" | "futures liquidation" | "futures partial liquidation" if position_row => {
+            "futures trade" | "futures liquidation" | "futures partial liquidation"
+                if position_row =>
+            {
                 return ctx.skip(SkipReason::PositionLeg, 1);
             }
             "futures trade" => FuturesKind::Trade,
             "futures liquidation" | "futures partial liquidation" => FuturesKind::Liquidation,
             "funding rate change" => FuturesKind::FundingFee,
             "settlement" => FuturesKind::Settlement,
-            "conversion" | "transfer" | "subaccount transfer" | "cross-exchange transfer" | "kfee applied" => {
+            "conversion"
+            | "transfer"
+            | "subaccount transfer"
+            | "cross-exchange transfer"
+            | "kfee applied" => {
                 return ctx.skip(SkipReason::CollateralMovement, 1);
             }
             "interest payment" | "futures assignor" | "futures assignee" | "options trade" => {
@@ -59,22 +84,53 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
                 return;
             }
             _ => {
-                ctx.err(line, cols[C_TYPE], "unknown-type", format!("unknown kraken-futures type \"{label}\""));
+                ctx.err(
+                    line,
+                    cols[C_TYPE],
+                    "unknown-type",
+                    format!("unknown kraken-futures type \"{label}\""),
+                );
                 return;
             }
         };
-        let time = ctx.utc_stamp(line, cols[C_TIME], get(C_TIME), b" ", false, "YYYY-MM-DD HH:MM:SS[.f]", Zone::Utc);
+        let time = ctx.utc_stamp(
+            line,
+            cols[C_TIME],
+            get(C_TIME),
+            b" ",
+            false,
+            "YYYY-MM-DD HH:MM:SS[.f]",
+            Zone::Utc,
+        );
         let settlement = ctx.asset(line, cols[C_SYMBOL], &kraken::alias(symbol));
-        let contract = if contract_text.is_empty() { symbol } else { contract_text }.to_ascii_lowercase();
+        let contract = if contract_text.is_empty() {
+            symbol
+        } else {
+            contract_text
+        }
+        .to_ascii_lowercase();
         let valid_contract = !contract.is_empty()
             && contract.len() <= 40
-            && contract.bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || matches!(b, b'_' | b'.' | b':' | b'-'));
+            && contract.bytes().all(|b| {
+                b.is_ascii_lowercase()
+                    || b.is_ascii_digit()
+                    || matches!(b, b'_' | b'.' | b':' | b'-')
+            });
         if !valid_contract {
-            ctx.err(line, cols[C_CONTRACT], "bad-asset-symbol", format!("\"{contract_text}\" is not a valid asset symbol"));
+            ctx.err(
+                line,
+                cols[C_CONTRACT],
+                "bad-asset-symbol",
+                format!("\"{contract_text}\" is not a valid asset symbol"),
+            );
         }
-        let mut opt = |ctx: &mut Ctx, c: usize, signed: bool| -> Result<Option<Decimal>, ()> {
+        let opt = |ctx: &mut Ctx, c: usize, signed: bool| -> Result<Option<Decimal>, ()> {
             let t = get(c);
-            if t.is_empty() { Ok(None) } else { ctx.dec(line, cols[c], t, signed).map(Some).ok_or(()) }
+            if t.is_empty() {
+                Ok(None)
+            } else {
+                ctx.dec(line, cols[c], t, signed).map(Some).ok_or(())
+            }
         };
         let change = opt(ctx, C_CHANGE, true);
         let pnl = opt(ctx, C_PNL, true);
@@ -84,18 +140,36 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
         let price = opt(ctx, C_PRICE, false);
         let uid = get(C_UID);
         if uid.is_empty() {
-            ctx.err(line, cols[C_UID], "missing-value", "a value is required here".to_owned());
+            ctx.err(
+                line,
+                cols[C_UID],
+                "missing-value",
+                "a value is required here".to_owned(),
+            );
         }
         if ctx.invalid.contains(&line) {
             return;
         }
-        let (Some(time), Some(settlement), Ok(change), Ok(pnl), Ok(fee), Ok(funding), Ok(liq), Ok(price)) =
-            (time, settlement, change, pnl, fee, funding, liq, price)
+        let (
+            Some(time),
+            Some(settlement),
+            Ok(change),
+            Ok(pnl),
+            Ok(fee),
+            Ok(funding),
+            Ok(liq),
+            Ok(price),
+        ) = (time, settlement, change, pnl, fee, funding, liq, price)
         else {
             return;
         };
         if let Some(first) = uids.get(uid) {
-            ctx.err(line, cols[C_UID], "duplicate-id", format!("id \"{uid}\" already appears on line {first}"));
+            ctx.err(
+                line,
+                cols[C_UID],
+                "duplicate-id",
+                format!("id \"{uid}\" already appears on line {first}"),
+            );
             return;
         }
         uids.insert(uid.to_owned(), line);
@@ -106,7 +180,16 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
         if let (Some(stated), Some(c)) = (change, computed)
             && stated != c
         {
-            ctx.warn(line, cols[C_CHANGE], "change-mismatch", format!("change {} differs from pnl − fees + funding = {}", get(C_CHANGE), values::norm(c)));
+            ctx.warn(
+                line,
+                cols[C_CHANGE],
+                "change-mismatch",
+                format!(
+                    "change {} differs from pnl − fees + funding = {}",
+                    get(C_CHANGE),
+                    values::norm(c)
+                ),
+            );
         }
         let fee_amount = match (fee, liq) {
             (None, None) => None,
@@ -131,5 +214,8 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
             line,
         });
     });
-    ProfileOutput { drafts: Vec::new(), futures }
+    ProfileOutput {
+        drafts: Vec::new(),
+        futures,
+    }
 }

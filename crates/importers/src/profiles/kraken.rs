@@ -13,8 +13,19 @@ use crate::reader::{self, Records};
 use crate::values;
 
 const COLUMNS: [&str; 13] = [
-    "txid", "refid", "time", "type", "subtype", "aclass", "subclass", "asset", "wallet", "amount",
-    "fee", "balance", "feecurrency",
+    "txid",
+    "refid",
+    "time",
+    "type",
+    "subtype",
+    "aclass",
+    "subclass",
+    "asset",
+    "wallet",
+    "amount",
+    "fee",
+    "balance",
+    "feecurrency",
 ];
 const C_TXID: usize = 0;
 const C_REFID: usize = 1;
@@ -104,7 +115,11 @@ struct Row {
 
 impl Row {
     fn note(&self, reversal: bool) -> String {
-        let mut parts = vec![if self.subtype.is_empty() { self.ty.clone() } else { format!("{} {}", self.ty, self.subtype) }];
+        let mut parts = vec![if self.subtype.is_empty() {
+            self.ty.clone()
+        } else {
+            format!("{} {}", self.ty, self.subtype)
+        }];
         if !self.wallet.is_empty() {
             parts.push(format!("wallet {}", self.wallet));
         }
@@ -118,7 +133,14 @@ impl Row {
     }
 
     fn draft(&self, account: &str, file_account: &str, ty: SpotTxType, key: KeyBase) -> Draft {
-        let mut d = Draft::new(account.to_owned(), file_account.to_owned(), self.time.unwrap_or(Instant::from_unix_nanos(0)), ty, key, self.line);
+        let mut d = Draft::new(
+            account.to_owned(),
+            file_account.to_owned(),
+            self.time.unwrap_or(Instant::from_unix_nanos(0)),
+            ty,
+            key,
+            self.line,
+        );
         d.source_ref.clone_from(&self.txid);
         d
     }
@@ -136,7 +158,12 @@ fn unsupported(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row, col: usize, reaso
 }
 
 #[allow(clippy::too_many_lines)] // One pass per stage of §2.1; splitting hides the flow.
-pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layout: &str) -> ProfileOutput {
+pub(crate) fn read(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+) -> ProfileOutput {
     let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
     let mut warn_cols = unknown;
     if let Some(c) = cols[C_FEECUR] {
@@ -155,16 +182,40 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layo
             return;
         }
         let time_text = get(C_TIME);
-        let time = ctx.utc_stamp(line, cols[C_TIME], time_text, b" ", false, "YYYY-MM-DD HH:MM:SS[.f]", Zone::Utc);
+        let time = ctx.utc_stamp(
+            line,
+            cols[C_TIME],
+            time_text,
+            b" ",
+            false,
+            "YYYY-MM-DD HH:MM:SS[.f]",
+            Zone::Utc,
+        );
         let asset_raw = get(C_ASSET);
         let aliased = alias(asset_raw);
-        let asset = if aliased == "KFEE" { None } else { ctx.asset(line, cols[C_ASSET], &aliased) };
+        let asset = if aliased == "KFEE" {
+            None
+        } else {
+            ctx.asset(line, cols[C_ASSET], &aliased)
+        };
         let amount = ctx.dec(line, cols[C_AMOUNT], get(C_AMOUNT), true);
         let fee = ctx.dec(line, cols[C_FEE], get(C_FEE), false);
         let balance_text = get(C_BALANCE);
-        let balance = if balance_text.is_empty() { None } else { ctx.dec(line, cols[C_BALANCE], balance_text, true) };
-        let wallet = if has_wallet { get(C_WALLET).to_owned() } else { String::new() };
-        let row_account = if wallet.is_empty() { account.to_owned() } else { format!("{account}:{}", values::segment(&wallet)) };
+        let balance = if balance_text.is_empty() {
+            None
+        } else {
+            ctx.dec(line, cols[C_BALANCE], balance_text, true)
+        };
+        let wallet = if has_wallet {
+            get(C_WALLET).to_owned()
+        } else {
+            String::new()
+        };
+        let row_account = if wallet.is_empty() {
+            account.to_owned()
+        } else {
+            format!("{account}:{}", values::segment(&wallet))
+        };
         let mut row = Row {
             line,
             txid: txid.to_owned(),
@@ -184,7 +235,12 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layo
             class: Class::Done,
         };
         if let Some(first) = txids.get(txid) {
-            ctx.err(line, cols[C_TXID], "duplicate-id", format!("id \"{txid}\" already appears on line {first}"));
+            ctx.err(
+                line,
+                cols[C_TXID],
+                "duplicate-id",
+                format!("id \"{txid}\" already appears on line {first}"),
+            );
             rows.push(row);
             return;
         }
@@ -196,14 +252,29 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layo
         }
         let fee_cur = get(C_FEECUR);
         if !fee_cur.is_empty() && alias(fee_cur) != aliased {
-            ctx.err(line, cols[C_FEECUR], "unsupported-fee-currency", format!("fee currency {} differs from the row asset {aliased}", alias(fee_cur)));
+            ctx.err(
+                line,
+                cols[C_FEECUR],
+                "unsupported-fee-currency",
+                format!(
+                    "fee currency {} differs from the row asset {aliased}",
+                    alias(fee_cur)
+                ),
+            );
         }
         let subclass = get(C_SUBCLASS);
         if let Some(a) = asset {
             let says_fiat = subclass.eq_ignore_ascii_case("fiat");
             let says_crypto = subclass.eq_ignore_ascii_case("crypto");
             if (says_fiat && !a.is_fiat()) || (says_crypto && a.is_fiat()) {
-                ctx.warn(line, cols[C_SUBCLASS], "fiat-class-mismatch", format!("subclass \"{subclass}\" disagrees with cartera's classification of {a}"));
+                ctx.warn(
+                    line,
+                    cols[C_SUBCLASS],
+                    "fiat-class-mismatch",
+                    format!(
+                        "subclass \"{subclass}\" disagrees with cartera's classification of {a}"
+                    ),
+                );
             }
         }
         if ctx.invalid.contains(&line) {
@@ -212,7 +283,13 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layo
         }
         let aclass = get(C_ACLASS);
         if !aclass.eq_ignore_ascii_case("currency") {
-            unsupported(ctx, &cols, &row, C_ACLASS, &format!("asset class \"{aclass}\" is not a currency"));
+            unsupported(
+                ctx,
+                &cols,
+                &row,
+                C_ACLASS,
+                &format!("asset class \"{aclass}\" is not a currency"),
+            );
             rows.push(row);
             return;
         }
@@ -224,7 +301,10 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str, layo
     trades(ctx, &cols, &rows, account, &mut drafts);
     moves(ctx, &cols, &rows, account, &mut drafts);
     balance_check(ctx, &cols, &rows);
-    ProfileOutput { drafts, futures: Vec::new() }
+    ProfileOutput {
+        drafts,
+        futures: Vec::new(),
+    }
 }
 
 fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
@@ -237,44 +317,92 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
         ("spend" | "receive", _) => Class::Group(Family::Instant),
         ("transfer" | "earn", "delistingconversion") => Class::Group(Family::Delisting),
         ("earn", "allocation" | "deallocation" | "autoallocation" | "migration")
-        | ("transfer", "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking") => Class::MoveLeg,
+        | ("transfer", "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking") => {
+            Class::MoveLeg
+        }
         ("earn", "") => Class::EarnEmpty,
         ("transfer", "spottofutures" | "spotfromfutures") => Class::FuturesMove,
         ("transfer", "") => {
-            unsupported(ctx, cols, r, C_SUBTYPE, "with an empty subtype it may be a fork or an airdrop");
+            unsupported(
+                ctx,
+                cols,
+                r,
+                C_SUBTYPE,
+                "with an empty subtype it may be a fork or an airdrop",
+            );
             Class::Done
         }
         ("margin" | "rollover" | "settled", _) => {
             unsupported(ctx, cols, r, C_TYPE, "margin trading is not supported");
             Class::Done
         }
-        ("adjustment" | "credit" | "dividend" | "sale" | "nfttrade" | "nftrebate" | "nftcreatorfee" | "custodytransfer", _) => {
-            unsupported(ctx, cols, r, C_TYPE, "its fiscal nature cannot be read from the export");
+        (
+            "adjustment" | "credit" | "dividend" | "sale" | "nfttrade" | "nftrebate"
+            | "nftcreatorfee" | "custodytransfer",
+            _,
+        ) => {
+            unsupported(
+                ctx,
+                cols,
+                r,
+                C_TYPE,
+                "its fiscal nature cannot be read from the export",
+            );
             Class::Done
         }
         ("earn" | "transfer", _) => {
-            ctx.err(r.line, cols[C_SUBTYPE], "unknown-type", format!("unknown kraken-ledgers type \"{} {}\"", r.ty, r.subtype));
+            ctx.err(
+                r.line,
+                cols[C_SUBTYPE],
+                "unknown-type",
+                format!("unknown kraken-ledgers type \"{} {}\"", r.ty, r.subtype),
+            );
             Class::Done
         }
         _ => {
-            ctx.err(r.line, cols[C_TYPE], "unknown-type", format!("unknown kraken-ledgers type \"{}\"", r.ty));
+            ctx.err(
+                r.line,
+                cols[C_TYPE],
+                "unknown-type",
+                format!("unknown kraken-ledgers type \"{}\"", r.ty),
+            );
             Class::Done
         }
     }
 }
 
 /// A row booked alone (deposits, withdrawals, income).
-fn singles(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, drafts: &mut Vec<Draft>) {
+fn singles(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    rows: &[Row],
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
     for r in rows.iter().filter(|r| r.class == Class::Single) {
         single(ctx, cols, r, account, drafts, None);
     }
 }
 
-fn single(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row, account: &str, drafts: &mut Vec<Draft>, forced: Option<SpotTxType>) {
-    let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else { return };
+fn single(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    r: &Row,
+    account: &str,
+    drafts: &mut Vec<Draft>,
+    forced: Option<SpotTxType>,
+) {
+    let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
+        return;
+    };
     if amount.is_zero() {
         if fee.is_zero() {
-            ctx.err(r.line, cols[C_AMOUNT], "not-positive", format!("\"{}\" must be greater than zero", reader_text(amount)));
+            ctx.err(
+                r.line,
+                cols[C_AMOUNT],
+                "not-positive",
+                format!("\"{}\" must be greater than zero", reader_text(amount)),
+            );
             return;
         }
         let mut d = r.draft(&r.account, account, SpotTxType::Fee, r.txid_key());
@@ -298,20 +426,41 @@ fn single(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row, account: &str, drafts:
                 };
                 (ty, (r.ty == "deposit") != credit)
             }
-            ("staking" | "earn", true) if r.subtype != "airdrop" => {
-                (if fiat { SpotTxType::Reward } else { SpotTxType::Staking }, false)
-            }
+            ("staking" | "earn", true) if r.subtype != "airdrop" => (
+                if fiat {
+                    SpotTxType::Reward
+                } else {
+                    SpotTxType::Staking
+                },
+                false,
+            ),
             ("earn" | "transfer", true) => (SpotTxType::Airdrop, false),
             ("invite bonus", true) => (SpotTxType::Promotion, false),
             _ => {
-                unsupported(ctx, cols, r, C_TYPE, "a negative amount has no meaning for this entry");
+                unsupported(
+                    ctx,
+                    cols,
+                    r,
+                    C_TYPE,
+                    "a negative amount has no meaning for this entry",
+                );
                 return;
             }
         }
     };
     let side = pipeline::amount(asset, amount.abs());
-    let (inflow, outflow) = if credit { (Some(side), None) } else { (None, Some(side)) };
-    if !ctx.shape(r.line, (cols[C_ASSET], cols[C_ASSET]), ty, inflow.as_ref(), outflow.as_ref()) {
+    let (inflow, outflow) = if credit {
+        (Some(side), None)
+    } else {
+        (None, Some(side))
+    };
+    if !ctx.shape(
+        r.line,
+        (cols[C_ASSET], cols[C_ASSET]),
+        ty,
+        inflow.as_ref(),
+        outflow.as_ref(),
+    ) {
         return;
     }
     let mut d = r.draft(&r.account, account, ty, r.txid_key());
@@ -327,13 +476,22 @@ fn reader_text(d: Decimal) -> String {
 }
 
 /// Trade, instant-buy and delisting groups (§2.1 "Trades").
-fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, drafts: &mut Vec<Draft>) {
+fn trades(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    rows: &[Row],
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
     let mut by_refid: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| matches!(r.class, Class::Group(_))) {
         by_refid.entry(r.refid.as_str()).or_default().push(r);
     }
     // Rows of a group family that failed parsing still belong to their refid.
-    for r in rows.iter().filter(|r| r.class == Class::Done && ctx.invalid.contains(&r.line)) {
+    for r in rows
+        .iter()
+        .filter(|r| r.class == Class::Done && ctx.invalid.contains(&r.line))
+    {
         if let Some(legs) = by_refid.get_mut(r.refid.as_str())
             && matches!(r.ty.as_str(), "trade" | "spend" | "receive")
         {
@@ -357,7 +515,12 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
             continue;
         }
         if legs.iter().any(|r| r.time != legs[0].time) {
-            ctx.group_err(&lines, cols[C_REFID], "group-time-mismatch", &format!("the legs of {key_text} have different times"));
+            ctx.group_err(
+                &lines,
+                cols[C_REFID],
+                "group-time-mismatch",
+                &format!("the legs of {key_text} have different times"),
+            );
             continue;
         }
         let mut ins = BTreeMap::new();
@@ -365,7 +528,9 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
         let mut fees = BTreeMap::new();
         let mut ok = true;
         for r in &legs {
-            let (Some(a), Some(q), Some(f)) = (r.asset, r.amount, r.fee) else { continue };
+            let (Some(a), Some(q), Some(f)) = (r.asset, r.amount, r.fee) else {
+                continue;
+            };
             ok &= ops::sum_into(&mut fees, a, f);
             if q.is_sign_positive() && !q.is_zero() {
                 ok &= ops::sum_into(&mut ins, a, q);
@@ -374,13 +539,31 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
             }
         }
         if !ok {
-            ctx.group_err(&lines, cols[C_AMOUNT], "decimal-out-of-range", "the legs' sum overflows");
+            ctx.group_err(
+                &lines,
+                cols[C_AMOUNT],
+                "decimal-out-of-range",
+                "the legs' sum overflows",
+            );
             continue;
         }
-        let Some((inflow, outflow)) = ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs) else { continue };
+        let Some((inflow, outflow)) =
+            ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs)
+        else {
+            continue;
+        };
         let first = legs[0];
-        let mut base = first.draft(&first.account, account, SpotTxType::Swap, KeyBase::Declared(format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}")));
-        base.source_ref = legs.iter().map(|r| r.txid.as_str()).collect::<Vec<_>>().join("+");
+        let mut base = first.draft(
+            &first.account,
+            account,
+            SpotTxType::Swap,
+            KeyBase::Declared(format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}")),
+        );
+        base.source_ref = legs
+            .iter()
+            .map(|r| r.txid.as_str())
+            .collect::<Vec<_>>()
+            .join("+");
         base.extra_lines = lines[1..].to_vec();
         base.note = first.note(false);
         match ops::exchange(&base, inflow, outflow, &fees, false, refid) {
@@ -391,30 +574,66 @@ fn trades(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dr
 }
 
 /// Sub-wallet moves: two-row legs, earn rows without subtype, and one-row futures moves.
-fn moves(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, drafts: &mut Vec<Draft>) {
+#[allow(clippy::too_many_lines)] // Three move shapes of §2.1 and §1.17.
+fn moves(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    rows: &[Row],
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
     let mut legs: BTreeMap<&str, Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.class == Class::MoveLeg) {
         legs.entry(r.refid.as_str()).or_default().push(r);
     }
     let mut earn: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.class == Class::EarnEmpty) {
-        earn.entry((r.refid.as_str(), r.time_text.as_str())).or_default().push(r);
+        earn.entry((r.refid.as_str(), r.time_text.as_str()))
+            .or_default()
+            .push(r);
     }
     for group in earn.into_values() {
         let asset = group[0].asset;
-        let sum = group.iter().try_fold(Decimal::ZERO, |acc, r| r.amount.and_then(|a| acc.checked_add(a)));
-        if group.len() >= 2 && group.iter().all(|r| r.asset == asset) && sum.is_some_and(|s| s.is_zero()) {
-            legs.entry(group[0].refid.as_str()).or_default().extend(group);
+        let sum = group.iter().try_fold(Decimal::ZERO, |acc, r| {
+            r.amount.and_then(|a| acc.checked_add(a))
+        });
+        if group.len() >= 2
+            && group.iter().all(|r| r.asset == asset)
+            && sum.is_some_and(|s| s.is_zero())
+        {
+            legs.entry(group[0].refid.as_str())
+                .or_default()
+                .extend(group);
             continue;
         }
         for r in group {
-            let credit = r.amount.is_some_and(|a| a.is_sign_positive() && !a.is_zero());
+            let credit = r
+                .amount
+                .is_some_and(|a| a.is_sign_positive() && !a.is_zero());
             if credit && r.wallet.to_ascii_lowercase().starts_with("earn") {
-                let ty = if r.asset.is_some_and(|a| a.is_fiat()) { SpotTxType::Reward } else { SpotTxType::Staking };
-                ctx.warn(r.line, cols[C_WALLET], "classified-by-wallet", format!("earn row without subtype in wallet \"{}\" read as {ty}", r.wallet));
+                let ty = if r.asset.is_some_and(|a| a.is_fiat()) {
+                    SpotTxType::Reward
+                } else {
+                    SpotTxType::Staking
+                };
+                ctx.warn(
+                    r.line,
+                    cols[C_WALLET],
+                    "classified-by-wallet",
+                    format!(
+                        "earn row without subtype in wallet \"{}\" read as {ty}",
+                        r.wallet
+                    ),
+                );
                 single(ctx, cols, r, account, drafts, Some(ty));
             } else {
-                unsupported(ctx, cols, r, C_SUBTYPE, "an earn entry without subtype outside an earn wallet cannot be classified");
+                unsupported(
+                    ctx,
+                    cols,
+                    r,
+                    C_SUBTYPE,
+                    "an earn entry without subtype outside an earn wallet cannot be classified",
+                );
             }
         }
     }
@@ -430,17 +649,28 @@ fn moves(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dra
         }
     }
     for r in rows.iter().filter(|r| r.class == Class::FuturesMove) {
-        let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else { continue };
+        let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
+            continue;
+        };
         let futures = format!("{account}:futures");
         if asset.is_fiat() || r.account.eq_ignore_ascii_case(&futures) {
             ctx.skip(SkipReason::InternalMovement, 1);
             continue;
         }
         if amount.is_zero() {
-            ctx.err(r.line, cols[C_AMOUNT], "not-positive", format!("\"{}\" must be greater than zero", amount));
+            ctx.err(
+                r.line,
+                cols[C_AMOUNT],
+                "not-positive",
+                format!("\"{amount}\" must be greater than zero"),
+            );
             continue;
         }
-        let (from, to) = if amount.is_sign_negative() { (r.account.clone(), futures) } else { (futures, r.account.clone()) };
+        let (from, to) = if amount.is_sign_negative() {
+            (r.account.clone(), futures)
+        } else {
+            (futures, r.account.clone())
+        };
         let q = pipeline::amount(asset, amount.abs());
         let mut out = r.draft(&from, account, SpotTxType::TransferOut, r.txid_key());
         out.outflow = Some(q);
@@ -458,15 +688,38 @@ fn moves(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row], account: &str, dra
     }
 }
 
-fn move_leg(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row, account: &str, refid: &str, drafts: &mut Vec<Draft>) {
-    let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else { return };
+fn move_leg(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    r: &Row,
+    account: &str,
+    refid: &str,
+    drafts: &mut Vec<Draft>,
+) {
+    let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
+        return;
+    };
     if amount.is_zero() {
-        ctx.err(r.line, cols[C_AMOUNT], "not-positive", format!("\"{amount}\" must be greater than zero"));
+        ctx.err(
+            r.line,
+            cols[C_AMOUNT],
+            "not-positive",
+            format!("\"{amount}\" must be greater than zero"),
+        );
         return;
     }
     let q = pipeline::amount(asset, amount.abs());
     let credit = amount.is_sign_positive();
-    let mut d = r.draft(&r.account, account, if credit { SpotTxType::TransferIn } else { SpotTxType::TransferOut }, r.txid_key());
+    let mut d = r.draft(
+        &r.account,
+        account,
+        if credit {
+            SpotTxType::TransferIn
+        } else {
+            SpotTxType::TransferOut
+        },
+        r.txid_key(),
+    );
     if credit {
         d.inflow = Some(q);
     } else {
@@ -483,7 +736,10 @@ fn balance_check(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row]) {
     let mut keyed: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows {
         if r.time.is_some() && r.amount.is_some() && r.fee.is_some() && r.balance.is_some() {
-            keyed.entry((r.asset_raw.as_str(), r.wallet.as_str())).or_default().push(r);
+            keyed
+                .entry((r.asset_raw.as_str(), r.wallet.as_str()))
+                .or_default()
+                .push(r);
         }
     }
     for mut list in keyed.into_values() {
@@ -499,11 +755,16 @@ fn balance_check(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row]) {
             if let (Some(e), Some(stated)) = (expected, cur.balance)
                 && e != stated
             {
-                ctx.warn(cur.line, cols[C_BALANCE], "balance-mismatch", format!(
-                    "balance {} expected {}; rows may be missing from the export",
-                    cur.balance_text,
-                    values::norm(e)
-                ));
+                ctx.warn(
+                    cur.line,
+                    cols[C_BALANCE],
+                    "balance-mismatch",
+                    format!(
+                        "balance {} expected {}; rows may be missing from the export",
+                        cur.balance_text,
+                        values::norm(e)
+                    ),
+                );
             }
         }
     }

@@ -55,7 +55,11 @@ pub(crate) fn fmt_tx(t: &Transaction) -> String {
     let lines: Vec<String> = t.lines.iter().map(u64::to_string).collect();
     let q = |d: rust_decimal::Decimal| {
         let n = d.normalize();
-        if n.is_zero() { "0".to_owned() } else { n.to_string() }
+        if n.is_zero() {
+            "0".to_owned()
+        } else {
+            n.to_string()
+        }
     };
     format!(
         "{} {} {} {} | {} | {} | {} | {} | {}",
@@ -63,10 +67,30 @@ pub(crate) fn fmt_tx(t: &Transaction) -> String {
         t.account,
         t.timestamp,
         t.tx_type,
-        side(t.inflow.map(|a| (a.asset.as_str().to_owned(), q(a.quantity))).as_ref().map(|(a, q)| (a.as_str(), q.clone()))),
-        side(t.outflow.map(|a| (a.asset.as_str().to_owned(), q(a.quantity))).as_ref().map(|(a, q)| (a.as_str(), q.clone()))),
-        side(t.fee.map(|a| (a.asset.as_str().to_owned(), q(a.quantity))).as_ref().map(|(a, q)| (a.as_str(), q.clone()))),
-        side(t.fiat_value.map(|a| (a.currency.as_str().to_owned(), q(a.amount))).as_ref().map(|(a, q)| (a.as_str(), q.clone()))),
+        side(
+            t.inflow
+                .map(|a| (a.asset.as_str().to_owned(), q(a.quantity)))
+                .as_ref()
+                .map(|(a, q)| (a.as_str(), q.clone()))
+        ),
+        side(
+            t.outflow
+                .map(|a| (a.asset.as_str().to_owned(), q(a.quantity)))
+                .as_ref()
+                .map(|(a, q)| (a.as_str(), q.clone()))
+        ),
+        side(
+            t.fee
+                .map(|a| (a.asset.as_str().to_owned(), q(a.quantity)))
+                .as_ref()
+                .map(|(a, q)| (a.as_str(), q.clone()))
+        ),
+        side(
+            t.fiat_value
+                .map(|a| (a.currency.as_str().to_owned(), q(a.amount)))
+                .as_ref()
+                .map(|(a, q)| (a.as_str(), q.clone()))
+        ),
         t.group_id.clone().unwrap_or_default(),
     )
 }
@@ -79,7 +103,11 @@ pub(crate) fn check_txs(result: &ImportResult, expected: &[&str]) {
 
 /// The identity keys with `␟` written as `|`.
 pub(crate) fn keys(result: &ImportResult) -> Vec<String> {
-    result.transactions.iter().map(|t| t.identity_key.replace('\u{1f}', "|")).collect()
+    result
+        .transactions
+        .iter()
+        .map(|t| t.identity_key.replace('\u{1f}', "|"))
+        .collect()
 }
 
 pub(crate) fn rendered(result: &ImportResult, file: &str) -> Vec<String> {
