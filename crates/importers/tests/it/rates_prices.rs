@@ -105,7 +105,7 @@ fn ac49_full_ecb_history() {
     assert!(
         !r.rates
             .iter()
-            .any(|x| x.currency == "BGN" && x.date.to_string() >= "2026-01-02".to_owned())
+            .any(|x| x.currency == "BGN" && x.date >= chrono::NaiveDate::from_ymd_opt(2026, 1, 2).unwrap())
     );
 }
 
