@@ -863,32 +863,98 @@ pub(crate) fn fee(asset: core_domain::Asset, quantity: Decimal) -> Fee {
     Fee { asset, quantity }
 }
 
-/// Orders drafts (timestamp, first line), numbers content keys and computes identities.
-pub(crate) fn finish(profile: Profile, mut drafts: Vec<Draft>) -> (Vec<Transaction>, u64) {
-    drafts.sort_by_key(|d| (d.timestamp, d.line));
-    let mut counters: HashMap<String, u32> = HashMap::with_capacity(drafts.len());
-    let mut spellings: HashMap<String, String> = HashMap::new();
-    let mut out = Vec::with_capacity(drafts.len());
-    let mut rows = 0u64;
-    let mut primary: (u64, String, String) = (0, String::new(), String::new());
-    for d in drafts {
-        let account_lc = d.account.to_lowercase();
-        let account = spellings
-            .entry(account_lc)
-            .or_insert_with(|| d.account.clone())
-            .clone();
-        let mut base = String::with_capacity(128);
-        base.push_str("v1");
-        for part in [
-            profile.id(),
-            "content",
-            &d.key_account.to_lowercase(),
-            &d.timestamp.to_string(),
-            d.ty.as_str(),
-        ] {
-            base.push(SEP);
-            base.push_str(part);
+/// Appends `instant` in the stored form `YYYY-MM-DDTHH:MM:SS[.f]Z` (hot path of content keys;
+/// same output as `Instant`'s `Display`, without chrono's formatter).
+pub(crate) fn push_instant(out: &mut String, instant: Instant) {
+    let nanos = instant.unix_nanos();
+    let secs = nanos.div_euclid(1_000_000_000);
+    let frac = nanos.rem_euclid(1_000_000_000);
+    let days = secs.div_euclid(86_400);
+    let tod = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    fn digits(out: &mut String, value: i64, width: u32) {
+        for p in (0..width).rev() {
+            let d = value / 10_i64.pow(p) % 10;
+            out.push(char::from(b'0' + u8::try_from(d).unwrap_or(0)));
         }
+    }
+    digits(out, year, 4);
+    out.push('-');
+    digits(out, month, 2);
+    out.push('-');
+    digits(out, day, 2);
+    out.push('T');
+    digits(out, tod / 3600, 2);
+    out.push(':');
+    digits(out, tod % 3600 / 60, 2);
+    out.push(':');
+    digits(out, tod % 60, 2);
+    if frac != 0 {
+        let mut f = frac;
+        let mut width = 9;
+        while f % 10 == 0 {
+            f /= 10;
+            width -= 1;
+        }
+        out.push('.');
+        digits(out, f, width);
+    }
+    out.push('Z');
+}
+
+/// Orders drafts (timestamp, first line), numbers content keys and computes identities.
+pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>, u64) {
+    use std::fmt::Write as _;
+    // Sort a small key array, not the drafts themselves (stable by emission index).
+    let mut order: Vec<(Instant, u64, u32)> = drafts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.timestamp, d.line, u32::try_from(i).unwrap_or(u32::MAX)))
+        .collect();
+    if !order.is_sorted() {
+        order.sort_unstable();
+    }
+    let mut slots: Vec<Option<Draft>> = drafts.into_iter().map(Some).collect();
+    let mut counters: HashMap<String, u32> = HashMap::with_capacity(slots.len());
+    let mut spellings: HashMap<String, String> = HashMap::new();
+    let mut last_account: (String, String, String) = (String::new(), String::new(), String::new());
+    let mut out = Vec::with_capacity(slots.len());
+    let mut rows = 0u64;
+    let mut primary: (String, String) = (String::new(), String::new());
+    for (_, _, index) in order {
+        let Some(d) = slots.get_mut(index as usize).and_then(Option::take) else { continue };
+        if d.account != last_account.0 {
+            let lower = d.account.to_lowercase();
+            let spelled = spellings.entry(lower.clone()).or_insert_with(|| d.account.clone()).clone();
+            let key_lower = d.key_account.to_lowercase();
+            last_account = (d.account.clone(), spelled, key_lower);
+        }
+        let account = last_account.1.clone();
+        let mut base = String::with_capacity(160);
+        base.push_str("v1");
+        base.push(SEP);
+        base.push_str(profile.id());
+        base.push(SEP);
+        base.push_str("content");
+        base.push(SEP);
+        if d.key_account == d.account {
+            base.push_str(&last_account.2);
+        } else {
+            base.push_str(&d.key_account.to_lowercase());
+        }
+        base.push(SEP);
+        push_instant(&mut base, d.timestamp);
+        base.push(SEP);
+        base.push_str(d.ty.as_str());
         for side in [
             d.inflow.map(|a| (a.asset, a.quantity)),
             d.outflow.map(|a| (a.asset, a.quantity)),
@@ -898,7 +964,12 @@ pub(crate) fn finish(profile: Profile, mut drafts: Vec<Draft>) -> (Vec<Transacti
             if let Some((a, q)) = side {
                 base.push_str(a.as_str());
                 base.push(SEP);
-                base.push_str(&values::norm(q));
+                let n = q.normalize();
+                if n.is_zero() {
+                    base.push('0');
+                } else {
+                    let _ = write!(base, "{n}");
+                }
             } else {
                 base.push(SEP);
             }
@@ -911,23 +982,23 @@ pub(crate) fn finish(profile: Profile, mut drafts: Vec<Draft>) -> (Vec<Transacti
             1
         };
         base.push(SEP);
-        base.push_str(&n.to_string());
+        let _ = write!(base, "{n}");
         let content_key = base;
         let identity_key = match (&d.key, &d.role) {
             (KeyBase::Declared(k), None) => k.clone(),
             (KeyBase::Declared(k), Some(r)) => format!("{k}{SEP}{r}"),
             (KeyBase::Content, None) => content_key.clone(),
-            (KeyBase::Content, Some(r)) => format!("{}{SEP}{r}", primary.1),
+            (KeyBase::Content, Some(r)) => format!("{}{SEP}{r}", primary.0),
         };
         let identity = values::sha256_hex(&identity_key);
         if d.role.is_none() {
             rows += 1 + d.extra_lines.len() as u64;
-            primary = (d.line, identity_key.clone(), identity.clone());
+            primary = (identity_key.clone(), identity.clone());
         }
         let group_id = match d.group {
             GroupRef::None => None,
             GroupRef::Text(t) => Some(t),
-            GroupRef::FirstIdentity => Some(primary.2.clone()),
+            GroupRef::FirstIdentity => Some(primary.1.clone()),
         };
         let mut lines = Vec::with_capacity(1 + d.extra_lines.len());
         lines.push(d.line);
