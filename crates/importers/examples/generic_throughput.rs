@@ -8,7 +8,10 @@ use std::fmt::Write as _;
 use std::time::Instant;
 
 fn main() {
-    let rows: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(1_000_000);
+    let rows: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(1_000_000);
     let mut text = String::with_capacity(rows * 110);
     text.push_str("timestamp,type,account,in_asset,in_amount,out_asset,out_amount,fee_asset,fee_amount,fiat_value,fiat_currency,id,group_id,note\n");
     for i in 0..rows {
@@ -25,16 +28,41 @@ fn main() {
         );
         match i % 4 {
             0 => {
-                let _ = writeln!(text, "BUY,Wallet {},BTC,0.{:08},EUR,{}.{:02},EUR,0.{:02},,,,,", i % 7, i % 99_999_999 + 1, i % 5000 + 1, i % 100, i % 100);
+                let _ = writeln!(
+                    text,
+                    "BUY,Wallet {},BTC,0.{:08},EUR,{}.{:02},EUR,0.{:02},,,,,",
+                    i % 7,
+                    i % 99_999_999 + 1,
+                    i % 5000 + 1,
+                    i % 100,
+                    i % 100
+                );
             }
             1 => {
-                let _ = writeln!(text, "SELL,Wallet {},EUR,{}.5,ETH,0.{:06},EUR,1.25,,,id-{i},,", i % 7, i % 3000 + 1, i % 999_999 + 1);
+                let _ = writeln!(
+                    text,
+                    "SELL,Wallet {},EUR,{}.5,ETH,0.{:06},EUR,1.25,,,id-{i},,",
+                    i % 7,
+                    i % 3000 + 1,
+                    i % 999_999 + 1
+                );
             }
             2 => {
-                let _ = writeln!(text, "TRANSFER_OUT,Wallet {},,,BTC,0.{:08},BTC,0.0001,,,,move-{i},to cold", i % 7, i % 99_999_999 + 1);
+                let _ = writeln!(
+                    text,
+                    "TRANSFER_OUT,Wallet {},,,BTC,0.{:08},BTC,0.0001,,,,move-{i},to cold",
+                    i % 7,
+                    i % 99_999_999 + 1
+                );
             }
             _ => {
-                let _ = writeln!(text, "STAKING,Wallet {},DOT,0.{:04},,,,,1.{:02},EUR,,,", i % 7, i % 9999 + 1, i % 100);
+                let _ = writeln!(
+                    text,
+                    "STAKING,Wallet {},DOT,0.{:04},,,,,1.{:02},EUR,,,",
+                    i % 7,
+                    i % 9999 + 1,
+                    i % 100
+                );
             }
         }
     }
@@ -44,7 +72,9 @@ fn main() {
     let result = importers::import_bytes(&bytes, &importers::ImportOptions::default());
     let elapsed = start.elapsed();
     // The build machine is shared: CPU time of this thread is the figure that compares.
-    let cpu = cpu_nanos().zip(cpu_start).map(|(b, a)| (b - a) as f64 / 1e9);
+    let cpu = cpu_nanos()
+        .zip(cpu_start)
+        .map(|(b, a)| (b - a) as f64 / 1e9);
     let errors = result.errors().count();
     println!(
         "rows {} transactions {} errors {errors} bytes {} time {:.3} s -> {:.0} rows/s",
@@ -55,13 +85,21 @@ fn main() {
         result.rows_read as f64 / elapsed.as_secs_f64()
     );
     if let Some(cpu) = cpu {
-        println!("cpu time {cpu:.3} s -> {:.0} rows/s of CPU", result.rows_read as f64 / cpu);
+        println!(
+            "cpu time {cpu:.3} s -> {:.0} rows/s of CPU",
+            result.rows_read as f64 / cpu
+        );
     }
 }
 
 /// Nanoseconds this process has run on a CPU (Linux `/proc/self/schedstat`).
 fn cpu_nanos() -> Option<u64> {
-    std::fs::read_to_string("/proc/self/schedstat").ok()?.split_whitespace().next()?.parse().ok()
+    std::fs::read_to_string("/proc/self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
 }
 
 /// Days since 1970-01-01 → (year, month, day) (Howard Hinnant's civil_from_days).

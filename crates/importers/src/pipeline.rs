@@ -1,7 +1,7 @@
 //! Detection (§1.4), the per-file context that collects findings, the draft transactions the
 //! profiles emit, and the final stage that orders them and computes identities (§1.14).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 use core_domain::Instant;
 use core_domain::ledger::{AssetAmount, Fee, StatedAmount};
@@ -803,7 +803,7 @@ pub(crate) enum GroupRef {
 pub(crate) struct Draft {
     pub(crate) account: String,
     /// Account spelled in content keys (lower-cased by `finish`).
-    pub(crate) key_account: String,
+    pub(crate) key_account: Option<String>,
     pub(crate) timestamp: Instant,
     pub(crate) ty: SpotTxType,
     pub(crate) inflow: Option<AssetAmount>,
@@ -822,15 +822,19 @@ pub(crate) struct Draft {
 impl Draft {
     pub(crate) fn new(
         account: String,
-        key_account: String,
+        key_account: &str,
         timestamp: Instant,
         ty: SpotTxType,
         key: KeyBase,
         line: u64,
     ) -> Self {
         Self {
+            key_account: if key_account == account {
+                None
+            } else {
+                Some(key_account.to_owned())
+            },
             account,
-            key_account,
             timestamp,
             ty,
             inflow: None,
@@ -920,23 +924,41 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         .enumerate()
         .map(|(i, d)| (d.timestamp, d.line, u32::try_from(i).unwrap_or(u32::MAX)))
         .collect();
-    if !order.is_sorted() {
+    // Files in time order (the generic format usually is) skip the sort and the reshuffle.
+    let sorted = order.is_sorted();
+    if !sorted {
         order.sort_unstable();
     }
-    let mut slots: Vec<Option<Draft>> = drafts.into_iter().map(Some).collect();
-    let mut counters: HashMap<String, u32> = HashMap::with_capacity(slots.len());
-    let mut spellings: HashMap<String, String> = HashMap::new();
+    let mut in_order = drafts.into_iter();
+    let mut slots: Vec<Option<Draft>> = Vec::new();
+    if !sorted {
+        slots = in_order.by_ref().map(Some).collect();
+    }
+    let mut counters: crate::values::FastMap<String, u32> =
+        crate::values::FastMap::with_capacity_and_hasher(
+            order.len(),
+            std::hash::BuildHasherDefault::default(),
+        );
+    let mut spellings: crate::values::FastMap<String, String> = crate::values::FastMap::default();
     let mut last_account: (String, String, String) = (String::new(), String::new(), String::new());
     let mut out = Vec::with_capacity(slots.len());
     let mut rows = 0u64;
-    let mut primary: (String, String) = (String::new(), String::new());
+    // Index in `out` of the current operation's first transaction.
+    let mut primary = 0usize;
     for (_, _, index) in order {
-        let Some(d) = slots.get_mut(index as usize).and_then(Option::take) else { continue };
+        let next = if sorted {
+            in_order.next()
+        } else {
+            slots.get_mut(index as usize).and_then(Option::take)
+        };
+        let Some(d) = next else { continue };
         if d.account != last_account.0 {
             let lower = d.account.to_lowercase();
-            let spelled = spellings.entry(lower.clone()).or_insert_with(|| d.account.clone()).clone();
-            let key_lower = d.key_account.to_lowercase();
-            last_account = (d.account.clone(), spelled, key_lower);
+            let spelled = spellings
+                .entry(lower.clone())
+                .or_insert_with(|| d.account.clone())
+                .clone();
+            last_account = (d.account.clone(), spelled, lower);
         }
         let account = last_account.1.clone();
         let mut base = String::with_capacity(160);
@@ -946,10 +968,9 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         base.push(SEP);
         base.push_str("content");
         base.push(SEP);
-        if d.key_account == d.account {
-            base.push_str(&last_account.2);
-        } else {
-            base.push_str(&d.key_account.to_lowercase());
+        match &d.key_account {
+            None => base.push_str(&last_account.2),
+            Some(k) => base.push_str(&k.to_lowercase()),
         }
         base.push(SEP);
         push_instant(&mut base, d.timestamp);
@@ -988,17 +1009,26 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
             (KeyBase::Declared(k), None) => k.clone(),
             (KeyBase::Declared(k), Some(r)) => format!("{k}{SEP}{r}"),
             (KeyBase::Content, None) => content_key.clone(),
-            (KeyBase::Content, Some(r)) => format!("{}{SEP}{r}", primary.0),
+            (KeyBase::Content, Some(r)) => {
+                format!(
+                    "{}{SEP}{r}",
+                    out.get(primary)
+                        .map_or("", |t: &Transaction| t.identity_key.as_str())
+                )
+            }
         };
         let identity = values::sha256_hex(&identity_key);
         if d.role.is_none() {
             rows += 1 + d.extra_lines.len() as u64;
-            primary = (identity_key.clone(), identity.clone());
+            primary = out.len();
         }
         let group_id = match d.group {
             GroupRef::None => None,
             GroupRef::Text(t) => Some(t),
-            GroupRef::FirstIdentity => Some(primary.1.clone()),
+            GroupRef::FirstIdentity => Some(
+                out.get(primary)
+                    .map_or_else(|| identity.clone(), |t| t.identity.clone()),
+            ),
         };
         let mut lines = Vec::with_capacity(1 + d.extra_lines.len());
         lines.push(d.line);

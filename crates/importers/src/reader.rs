@@ -163,6 +163,11 @@ impl<'a> Records<'a> {
             .collect()
     }
 
+    /// A capacity hint for per-row vectors (about one row per 64 bytes).
+    pub(crate) fn rows_hint(&self) -> usize {
+        self.text.len() / 64
+    }
+
     /// Drops the first `n` peeked records (preamble and header).
     pub(crate) fn consume(&mut self, n: usize) {
         for _ in 0..n {

@@ -415,7 +415,7 @@ pub(crate) fn read(
             let credit = r.change.is_sign_positive();
             let mut d = Draft::new(
                 r.account.clone(),
-                account.to_owned(),
+                account,
                 r.time,
                 if credit {
                     SpotTxType::TransferIn
@@ -485,7 +485,7 @@ fn base_draft(legs: &[&Row], account: &str) -> Draft {
     let first = legs[0];
     let mut d = Draft::new(
         first.account.clone(),
-        account.to_owned(),
+        account,
         first.time,
         SpotTxType::Swap,
         KeyBase::Content,
@@ -549,7 +549,7 @@ fn single(
     }
     let mut d = Draft::new(
         r.account.clone(),
-        account.to_owned(),
+        account,
         r.time,
         ty,
         KeyBase::Content,

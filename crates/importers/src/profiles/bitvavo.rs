@@ -1,7 +1,5 @@
 //! Bitvavo transaction history (§2.2): one row per operation, local time with its zone.
 
-use std::collections::HashMap;
-
 use core_domain::ledger::StatedAmount;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
@@ -73,7 +71,7 @@ pub(crate) fn read(
     let legacy = layout == "legacy";
     let eur = values::asset("EUR");
     let mut drafts = Vec::new();
-    let mut ids: HashMap<String, u64> = HashMap::new();
+    let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let status = get(C_STATUS);
@@ -272,7 +270,7 @@ pub(crate) fn read(
         let qty = amount.abs();
         let mut d = Draft::new(
             account.to_owned(),
-            account.to_owned(),
+            account,
             instant,
             SpotTxType::Buy,
             KeyBase::Declared(key),

@@ -1,8 +1,6 @@
 //! Coinbase transaction history (§2.4): one row per operation, money cells with currency
 //! signs, the counter-asset of trades read from `Notes`.
 
-use std::collections::HashMap;
-
 use core_domain::Asset;
 use core_domain::ledger::StatedAmount;
 use rust_decimal::Decimal;
@@ -256,7 +254,7 @@ pub(crate) fn read(
     pipeline::ignore_unknown(ctx, &ignored, Profile::Coinbase);
     let v4 = layout == "v4";
     let mut drafts = Vec::new();
-    let mut ids: HashMap<String, u64> = HashMap::new();
+    let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
@@ -387,7 +385,7 @@ pub(crate) fn read(
         let fee_pair = fee.map(|q| pipeline::fee(cur, q));
         let mut d = Draft::new(
             account.to_owned(),
-            account.to_owned(),
+            account,
             instant,
             SpotTxType::Buy,
             key,

@@ -1,7 +1,5 @@
 //! Kraken futures account log (§2.5): futures records for the derivatives store.
 
-use std::collections::HashMap;
-
 use rust_decimal::Decimal;
 use shared_types::FuturesKind;
 
@@ -53,7 +51,7 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
     let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
     pipeline::ignore_unknown(ctx, &unknown, Profile::KrakenFutures);
     let mut futures = Vec::new();
-    let mut uids: HashMap<String, u64> = HashMap::new();
+    let mut uids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     let book = format!("{account}:futures");
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));

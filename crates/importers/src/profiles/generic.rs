@@ -1,7 +1,5 @@
 //! The generic cartera CSV (§2.6): one row, one operation; nothing merged.
 
-use std::collections::HashMap;
-
 use core_domain::ledger::StatedAmount;
 use shared_types::SpotTxType;
 
@@ -49,8 +47,8 @@ pub(crate) fn read(
         c_grp,
         c_note,
     ] = <[usize; 14]>::try_from(col).unwrap_or([0; 14]);
-    let mut drafts = Vec::new();
-    let mut ids: HashMap<String, u64> = HashMap::new();
+    let mut drafts = Vec::with_capacity(records.rows_hint());
+    let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| reader::cell(rec, c);
         let s = Some;
@@ -196,7 +194,7 @@ pub(crate) fn read(
                 Some((a, q)) if !q.is_zero() => {
                     let mut d = Draft::new(
                         account.to_owned(),
-                        account.to_owned(),
+                        account,
                         timestamp,
                         SpotTxType::Fee,
                         KeyBase::Content,
@@ -263,14 +261,7 @@ pub(crate) fn read(
             ids.insert(key.clone(), line);
             KeyBase::Declared(key)
         };
-        let mut d = Draft::new(
-            account.to_owned(),
-            account.to_owned(),
-            timestamp,
-            ty,
-            key,
-            line,
-        );
+        let mut d = Draft::new(account.to_owned(), account, timestamp, ty, key, line);
         d.inflow = inflow;
         d.outflow = outflow;
         d.fee = fee.map(|(a, q)| pipeline::fee(a, q));

@@ -1,6 +1,6 @@
 //! Kraken "Ledgers" export (§2.1): one row per balance change; trades merged by `refid`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use core_domain::{Asset, Instant};
 use rust_decimal::Decimal;
@@ -135,7 +135,7 @@ impl Row {
     fn draft(&self, account: &str, file_account: &str, ty: SpotTxType, key: KeyBase) -> Draft {
         let mut d = Draft::new(
             account.to_owned(),
-            file_account.to_owned(),
+            file_account,
             self.time.unwrap_or(Instant::from_unix_nanos(0)),
             ty,
             key,
@@ -173,7 +173,7 @@ pub(crate) fn read(
     pipeline::ignore_unknown(ctx, &warn_cols, Profile::KrakenLedgers);
     let has_wallet = layout != "L10" && cols[C_WALLET].is_some();
     let mut rows: Vec<Row> = Vec::new();
-    let mut txids: HashMap<String, u64> = HashMap::new();
+    let mut txids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let txid = get(C_TXID);

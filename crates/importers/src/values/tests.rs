@@ -51,7 +51,13 @@ fn stamps_and_zones() {
 
 #[test]
 fn fast_instant_formatting_matches_display() {
-    for text in ["2009-01-01T00:00:00Z", "2024-02-29T23:59:59.5Z", "2025-03-14T17:20:41.118Z", "2099-12-31T01:02:03.000000001Z", "2000-03-01T00:00:00Z"] {
+    for text in [
+        "2009-01-01T00:00:00Z",
+        "2024-02-29T23:59:59.5Z",
+        "2025-03-14T17:20:41.118Z",
+        "2099-12-31T01:02:03.000000001Z",
+        "2000-03-01T00:00:00Z",
+    ] {
         let i = Instant::parse(text).unwrap();
         let mut s = String::new();
         crate::pipeline::push_instant(&mut s, i);

@@ -103,9 +103,8 @@ fn ac49_full_ecb_history() {
     assert_eq!(on("USD", "2024-01-02").as_deref(), Some("1.0956"));
     assert_eq!(on("GBP", "2024-01-02").as_deref(), Some("0.86645"));
     assert!(
-        !r.rates
-            .iter()
-            .any(|x| x.currency == "BGN" && x.date >= chrono::NaiveDate::from_ymd_opt(2026, 1, 2).unwrap())
+        !r.rates.iter().any(|x| x.currency == "BGN"
+            && x.date >= chrono::NaiveDate::from_ymd_opt(2026, 1, 2).unwrap())
     );
 }
 
