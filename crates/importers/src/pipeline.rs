@@ -936,7 +936,9 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
     if !sorted {
         slots = in_order.by_ref().map(Some).collect();
     }
-    let mut counters: crate::values::FastMap<String, u32> =
+    // Ordinals keyed by a 128-bit digest of the content fields: no copy of the key per row;
+    // a collision among a file's keys (odds below 1e-26 for 10M rows) is not a practical risk.
+    let mut counters: crate::values::FastMap<u128, u32> =
         crate::values::FastMap::with_capacity_and_hasher(
             order.len(),
             std::hash::BuildHasherDefault::default(),
@@ -997,13 +999,11 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
                 base.push(SEP);
             }
         }
-        let n = if let Some(c) = counters.get_mut(&base) {
-            *c += 1;
-            *c
-        } else {
-            counters.insert(base.clone(), 1);
-            1
-        };
+        let c = counters
+            .entry(values::digest128(base.as_bytes()))
+            .or_insert(0);
+        *c += 1;
+        let n = *c;
         base.push(SEP);
         let _ = write!(base, "{n}");
         let content_key = base;

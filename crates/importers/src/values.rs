@@ -311,6 +311,23 @@ impl std::hash::Hasher for FxHasher {
     }
 }
 
+/// A 128-bit digest from two independent multiply-rotate lanes (keys of in-file counters).
+pub(crate) fn digest128(bytes: &[u8]) -> u128 {
+    let (mut a, mut b) = (0x243f_6a88_85a3_08d3_u64, 0x1319_8a2e_0370_7344_u64);
+    for chunk in bytes.chunks(8) {
+        let mut word = [0u8; 8];
+        word[..chunk.len()].copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        a = (a.rotate_left(5) ^ w).wrapping_mul(0x517c_c1b7_2722_0a95);
+        b = (b.rotate_left(23) ^ w)
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(0x2545_f491);
+    }
+    a = (a ^ (a >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ bytes.len() as u64;
+    b ^= b >> 31;
+    (u128::from(a) << 64) | u128::from(b)
+}
+
 /// A `HashMap` with [`FxHasher`].
 pub(crate) type FastMap<K, V> =
     std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;

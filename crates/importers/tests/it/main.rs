@@ -11,7 +11,7 @@ mod detection;
 mod futures;
 mod generic;
 mod kraken;
-mod perf_shape;
+mod properties;
 mod rates_prices;
 mod snapshots;
 
