@@ -1002,8 +1002,8 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         let c = counters
             .entry(values::digest128(base.as_bytes()))
             .or_insert(0);
-        *c += 1;
-        let n = *c;
+        *count += 1;
+        let n = *count;
         base.push(SEP);
         let _ = write!(base, "{n}");
         let content_key = base;
