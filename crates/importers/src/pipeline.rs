@@ -989,23 +989,23 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
             if let Some((a, q)) = side {
                 base.push_str(a.as_str());
                 base.push(SEP);
-                let n = q.normalize();
-                if n.is_zero() {
+                let normal = q.normalize();
+                if normal.is_zero() {
                     base.push('0');
                 } else {
-                    let _ = write!(base, "{n}");
+                    let _ = write!(base, "{normal}");
                 }
             } else {
                 base.push(SEP);
             }
         }
-        let c = counters
+        let count = counters
             .entry(values::digest128(base.as_bytes()))
             .or_insert(0);
         *count += 1;
-        let n = *count;
+        let ordinal = *count;
         base.push(SEP);
-        let _ = write!(base, "{n}");
+        let _ = write!(base, "{ordinal}");
         let content_key = base;
         let identity_key = match (&d.key, &d.role) {
             (KeyBase::Declared(k), None) => k.clone(),
