@@ -295,3 +295,84 @@ fn ac18_balance_mismatch() {
     );
     assert_eq!(r.transactions.len(), 9);
 }
+
+#[test]
+fn crypto_move_to_futures_is_a_transfer_pair() {
+    let r = k(&[
+        r#""LSF1","RSF1","2025-03-21 07:30:00","transfer","spottofutures","currency","crypto","XXBT","spot / main","-0.0100000000","0.0000000000","0.0""#,
+    ]);
+    check_txs(
+        &r,
+        &[
+            "2 Kraken:spot 2025-03-21T07:30:00Z TRANSFER_OUT |  | 0.01 BTC | 0 BTC |  | RSF1",
+            "2 Kraken:futures 2025-03-21T07:30:00Z TRANSFER_IN | 0.01 BTC |  |  |  | RSF1",
+        ],
+    );
+    assert_eq!(
+        keys(&r),
+        [
+            "v1|kraken-ledgers|txid|LSF1",
+            "v1|kraken-ledgers|txid|LSF1|move-in"
+        ]
+    );
+    assert_eq!(r.rows_in_records, 1);
+}
+
+#[test]
+fn earn_without_subtype() {
+    // Two legs summing to zero: a sub-wallet move.
+    let r = k(&[
+        r#""LE1","RE1","2025-04-01 00:00:00","earn","","currency","crypto","DOT","spot / main","-5","0","0""#,
+        r#""LE2","RE1","2025-04-01 00:00:00","earn","","currency","crypto","DOT.S","earn / bonded","5","0","5""#,
+    ]);
+    check_txs(
+        &r,
+        &[
+            "2 Kraken:spot 2025-04-01T00:00:00Z TRANSFER_OUT |  | 5 DOT | 0 DOT |  | RE1",
+            "3 Kraken:earn 2025-04-01T00:00:00Z TRANSFER_IN | 5 DOT |  | 0 DOT |  | RE1",
+        ],
+    );
+    // A lone credit in an earn wallet: staking, with a warning.
+    let r = k(&[
+        r#""LE3","RE3","2025-04-02 00:00:00","earn","","currency","crypto","DOT.S","earn / bonded","0.01","0","5.01""#,
+    ]);
+    check_txs(
+        &r,
+        &["2 Kraken:earn 2025-04-02T00:00:00Z STAKING | 0.01 DOT |  | 0 DOT |  | "],
+    );
+    check_findings(
+        &r,
+        "k.csv",
+        &[
+            "k.csv:2:9: warning[classified-by-wallet] column \"wallet\": earn row without subtype in wallet \"earn / bonded\" read as STAKING",
+        ],
+    );
+}
+
+#[test]
+fn group_with_an_invalid_leg() {
+    let r = k(&[
+        r#""LG1","TG1","2025-06-01 12:00:00","trade","","currency","fiat","ZEUR","spot / main","-10,5","0","0""#,
+        r#""LG2","TG1","2025-06-01 12:00:00","trade","","currency","crypto","XXBT","spot / main","0.001","0","0""#,
+    ]);
+    check_findings(
+        &r,
+        "k.csv",
+        &[
+            "k.csv:2:10: error[bad-decimal] column \"amount\": \"-10,5\" is not a plain decimal number",
+            "k.csv:3:2: error[group-member-invalid] column \"refid\": part of operation refid TG1, whose line 2 is invalid",
+        ],
+    );
+    assert_eq!(r.invalid_rows, 2);
+    assert!(r.transactions.is_empty());
+}
+
+#[test]
+fn tz_database_version_is_pinned() {
+    assert_eq!(
+        importers::TZDB_VERSION.len(),
+        5,
+        "{}",
+        importers::TZDB_VERSION
+    );
+}
