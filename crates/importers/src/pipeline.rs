@@ -964,7 +964,12 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
                 .clone();
             last_account = (d.account.clone(), spelled, lower);
         }
-        let account = last_account.1.clone();
+        // Reuse the draft's own string when it already has the first-seen spelling.
+        let account = if d.account == last_account.1 {
+            None
+        } else {
+            Some(last_account.1.clone())
+        };
         let mut base = String::with_capacity(160);
         base.push_str("v1");
         base.push(SEP);
@@ -1037,7 +1042,7 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         lines.extend(d.extra_lines);
         lines.sort_unstable();
         out.push(Transaction {
-            account,
+            account: account.unwrap_or(d.account),
             timestamp: d.timestamp,
             tx_type: d.ty,
             inflow: d.inflow,

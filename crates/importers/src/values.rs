@@ -85,6 +85,9 @@ pub(crate) fn mul(a: Decimal, b: Decimal) -> Option<Decimal> {
 
 /// Parses `YYYY-MM-DD` (and `YY-MM-DD` when `short_year`).
 pub(crate) fn parse_date(text: &str, short_year: bool) -> Option<NaiveDate> {
+    if !text.is_ascii() {
+        return None;
+    }
     let b = text.as_bytes();
     let (year, rest) = if b.len() == 10 && b[4] == b'-' {
         (num(&text[..4])?, &text[5..])
@@ -113,6 +116,9 @@ fn num(text: &str) -> Option<u32> {
 
 /// Parses `HH:MM:SS[.f]` (1 to 9 fraction digits, no leap second).
 pub(crate) fn parse_time(text: &str) -> Option<NaiveTime> {
+    if !text.is_ascii() {
+        return None;
+    }
     let b = text.as_bytes();
     if b.len() < 8 || b[2] != b':' || b[5] != b':' {
         return None;

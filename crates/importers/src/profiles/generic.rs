@@ -48,7 +48,7 @@ pub(crate) fn read(
         c_note,
     ] = <[usize; 14]>::try_from(col).unwrap_or([0; 14]);
     let mut drafts = Vec::with_capacity(records.rows_hint());
-    let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
+    let mut ids: crate::values::FastMap<u128, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| reader::cell(rec, c);
         let s = Some;
@@ -249,7 +249,7 @@ pub(crate) fn read(
                 "v1{SEP}generic{SEP}id{SEP}{}{SEP}{id}",
                 account.to_lowercase()
             );
-            if let Some(first) = ids.get(&key) {
+            if let Some(first) = ids.get(&values::digest128(key.as_bytes())) {
                 ctx.err(
                     line,
                     s(c_id),
@@ -258,7 +258,7 @@ pub(crate) fn read(
                 );
                 return;
             }
-            ids.insert(key.clone(), line);
+            ids.insert(values::digest128(key.as_bytes()), line);
             KeyBase::Declared(key)
         };
         let mut d = Draft::new(account.to_owned(), account, timestamp, ty, key, line);

@@ -49,3 +49,62 @@ proptest! {
         prop_assert!(r.transactions.windows(2).all(|w| (w[0].timestamp, w[0].lines[0]) <= (w[1].timestamp, w[1].lines[0])));
     }
 }
+
+fn noise() -> impl Strategy<Value = String> {
+    let cell = prop::sample::select(vec![
+        "",
+        "2025-01-05T10:00:00Z",
+        "2025-01-05 10:00:00",
+        "25-03-01 04:00:00",
+        "10:00:0é",
+        "20é4-01-01",
+        "BUY",
+        "trade",
+        "Deposit",
+        "EUR",
+        "BTC",
+        "XXBT",
+        "-5",
+        "1e-8",
+        "\"1,5\"",
+        "€3,100.00",
+        "N/A",
+        "0",
+        "Spot",
+        "Completed",
+        "Europe/Madrid",
+        "ñ",
+        "\"a\nb\"",
+        "spot / main",
+        "Bought 1 BTC for 5 EUR",
+    ]);
+    let header = prop::sample::select(vec![
+        HEADER,
+        "txid,refid,time,type,subtype,aclass,asset,amount,fee,balance",
+        "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark",
+        "Timezone,Date,Time,Type,Currency,Amount,Quote Currency,Quote Price,Received / Paid Currency,Received / Paid Amount,Fee currency,Fee amount,Status,Transaction ID,Address",
+        "Date,USD,GBP,",
+        "date,symbol,close,currency",
+        "timestamp,price",
+    ]);
+    (
+        header,
+        prop::collection::vec(prop::collection::vec(cell, 0..16), 0..6),
+    )
+        .prop_map(|(h, rows)| {
+            let body: Vec<String> = rows.iter().map(|r| r.join(",")).collect();
+            format!("{h}\n{}", body.join("\n"))
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn bad_input_never_panics(text in noise()) {
+        let _ = importers::import_bytes(text.as_bytes(), &ImportOptions::default());
+        let _ = importers::rates::parse_ecb(text.as_bytes());
+        let o = importers::prices::PriceOptions { symbol: Some("BTC".to_owned()), currency: Some("EUR".to_owned()), format: None };
+        let _ = importers::prices::parse("XBTEUR_1440.csv", text.as_bytes(), &o);
+    }
+}
