@@ -266,6 +266,11 @@ pub struct Transaction {
     pub note: String,
     /// Source lines of the operation, ascending; the first orders it.
     pub lines: Vec<u64>,
+    /// 1-based column of the declared id (`txid`, `refid`, `Transaction ID`, `ID`, `id`) that
+    /// store-level findings (`source-changed`, `duplicate-in-other-account`) point at, with
+    /// the first line; `None` for content keys. Its header text is in
+    /// [`ImportResult::header_cells`].
+    pub key_column: Option<usize>,
 }
 
 /// A futures record of the Kraken futures log (`imports.md` §2.5).
@@ -301,6 +306,8 @@ pub struct FuturesRecord {
     pub note: String,
     /// Source line.
     pub line: u64,
+    /// 1-based column of `uid`.
+    pub key_column: Option<usize>,
 }
 
 /// Everything stages 1–6 produce for one file.
@@ -310,6 +317,8 @@ pub struct ImportResult {
     pub format: Option<FormatInfo>,
     /// Line of the header record.
     pub header_line: Option<u64>,
+    /// Header cells as written (trimmed), for positioning store-level findings.
+    pub header_cells: Vec<String>,
     /// Rows read after the header (blank records excluded).
     pub rows_read: u64,
     /// Rows that are part of a returned transaction or futures record.

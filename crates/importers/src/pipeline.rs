@@ -783,8 +783,8 @@ pub(crate) fn shape_violation(
 /// How a draft's identity key is formed.
 #[derive(Clone, Debug)]
 pub(crate) enum KeyBase {
-    /// A declared key (`v1␟<profile>␟…`), without role.
-    Declared(String),
+    /// A declared key (`v1␟<profile>␟…`), without role, and the 0-based column of its id.
+    Declared(String, Option<usize>),
     /// The content key.
     Content,
 }
@@ -1013,8 +1013,8 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         let _ = write!(base, "{ordinal}");
         let content_key = base;
         let identity_key = match (&d.key, &d.role) {
-            (KeyBase::Declared(k), None) => k.clone(),
-            (KeyBase::Declared(k), Some(r)) => format!("{k}{SEP}{r}"),
+            (KeyBase::Declared(k, _), None) => k.clone(),
+            (KeyBase::Declared(k, _), Some(r)) => format!("{k}{SEP}{r}"),
             (KeyBase::Content, None) => content_key.clone(),
             (KeyBase::Content, Some(r)) => {
                 format!(
@@ -1041,7 +1041,12 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         lines.push(d.line);
         lines.extend(d.extra_lines);
         lines.sort_unstable();
+        let key_column = match &d.key {
+            KeyBase::Declared(_, col) => col.map(|c| c + 1),
+            KeyBase::Content => None,
+        };
         out.push(Transaction {
+            key_column,
             account: account.unwrap_or(d.account),
             timestamp: d.timestamp,
             tx_type: d.ty,
@@ -1093,6 +1098,7 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     };
     records.consume(index + 1);
     result.header_line = Some(header.line);
+    result.header_cells.clone_from(&header.cells);
     result.format = Some(format.clone());
     if let Some(f) = header.check_cells() {
         result.findings.push(f);

@@ -273,7 +273,7 @@ pub(crate) fn read(
             account,
             instant,
             SpotTxType::Buy,
-            KeyBase::Declared(key),
+            KeyBase::Declared(key, cols[C_ID]),
             line,
         );
         id.clone_into(&mut d.source_ref);

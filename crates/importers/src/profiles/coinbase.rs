@@ -377,7 +377,7 @@ pub(crate) fn read(
                 return;
             }
             ids.insert(key.clone(), line);
-            KeyBase::Declared(key)
+            KeyBase::Declared(key, s(C_ID))
         } else {
             KeyBase::Content
         };

@@ -210,6 +210,7 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
             source_ref: uid.to_owned(),
             note: format!("{label}; account {}", get(C_ACCOUNT)),
             line,
+            key_column: cols[C_UID].map(|c| c + 1),
         });
     });
     ProfileOutput {

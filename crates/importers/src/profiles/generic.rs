@@ -259,7 +259,7 @@ pub(crate) fn read(
                 return;
             }
             ids.insert(values::digest128(key.as_bytes()), line);
-            KeyBase::Declared(key)
+            KeyBase::Declared(key, Some(c_id))
         };
         let mut d = Draft::new(account.to_owned(), account, timestamp, ty, key, line);
         d.inflow = inflow;

@@ -111,6 +111,7 @@ struct Row {
     balance_text: String,
     balance: Option<Decimal>,
     class: Class,
+    txid_col: Option<usize>,
 }
 
 impl Row {
@@ -146,7 +147,10 @@ impl Row {
     }
 
     fn txid_key(&self) -> KeyBase {
-        KeyBase::Declared(format!("v1{SEP}kraken-ledgers{SEP}txid{SEP}{}", self.txid))
+        KeyBase::Declared(
+            format!("v1{SEP}kraken-ledgers{SEP}txid{SEP}{}", self.txid),
+            self.txid_col,
+        )
     }
 }
 
@@ -233,6 +237,7 @@ pub(crate) fn read(
             balance_text: balance_text.to_owned(),
             balance,
             class: Class::Done,
+            txid_col: cols[C_TXID],
         };
         if let Some(first) = txids.get(txid) {
             ctx.err(
@@ -557,7 +562,10 @@ fn trades(
             &first.account,
             account,
             SpotTxType::Swap,
-            KeyBase::Declared(format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}")),
+            KeyBase::Declared(
+                format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}"),
+                cols[C_REFID],
+            ),
         );
         base.source_ref = legs
             .iter()

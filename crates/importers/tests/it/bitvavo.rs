@@ -136,3 +136,11 @@ fn ac25_edited_row_keeps_its_declared_key() {
     assert_eq!(a.transactions[2].identity, e.transactions[2].identity);
     assert_ne!(a.transactions[2].content_key, e.transactions[2].content_key);
 }
+
+#[test]
+fn declared_key_cell_for_store_findings() {
+    let r = import(&data("bitvavo/bitvavo-2025.csv"), &ImportOptions::default());
+    let t = &r.transactions[2];
+    assert_eq!((t.lines[0], t.key_column), (9, Some(14)));
+    assert_eq!(r.header_cells[13], "Transaction ID");
+}
