@@ -53,7 +53,13 @@ impl Asset {
 
     /// Whether the asset is fiat (EUR or an ECB currency, `domain.md` §2).
     pub fn is_fiat(&self) -> bool {
-        shared_types::is_fiat_code(self.as_str())
+        // Symbols are stored upper-case and trimmed, so a byte comparison suffices (this runs
+        // several times per row in the engine's hot loop).
+        let bytes = self.bytes.get(..3).unwrap_or(&[]);
+        self.len == 3
+            && shared_types::FIAT_CODES
+                .iter()
+                .any(|code| code.as_bytes() == bytes)
     }
 
     /// Whether the asset is crypto (every symbol that is not fiat).
@@ -61,9 +67,18 @@ impl Asset {
         !self.is_fiat()
     }
 
+    /// The inline bytes as big-endian integers, ordered like the symbols.
+    fn order_key(&self) -> (u128, u32) {
+        let mut head = [0u8; 16];
+        let mut tail = [0u8; 4];
+        head.copy_from_slice(self.bytes.get(..16).unwrap_or(&[0; 16]));
+        tail.copy_from_slice(self.bytes.get(16..).unwrap_or(&[0; 4]));
+        (u128::from_be_bytes(head), u32::from_be_bytes(tail))
+    }
+
     /// Whether the asset is EUR.
     pub fn is_eur(&self) -> bool {
-        self.as_str() == "EUR"
+        self.len == 3 && self.bytes.get(..3) == Some(b"EUR".as_slice())
     }
 
     /// Whether the asset is in the stablecoin list.
@@ -74,7 +89,10 @@ impl Asset {
 
 impl Ord for Asset {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.as_str().as_bytes().cmp(other.as_str().as_bytes())
+        // The unused tail is zero and every symbol byte is above zero, so comparing the whole
+        // inline arrays is the byte order of the symbols; as big-endian integers it is two
+        // machine comparisons instead of a memcmp call (assets are compared in hot loops).
+        self.order_key().cmp(&other.order_key())
     }
 }
 

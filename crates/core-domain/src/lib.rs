@@ -7,14 +7,23 @@
 #![deny(clippy::float_arithmetic)]
 
 pub mod asset;
+pub mod derivatives;
+pub mod effective;
 pub mod engine;
 pub mod error;
+pub mod fifo;
 pub mod ledger;
+pub mod market;
 pub mod num;
 pub mod overrides;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod time;
+pub mod valuation;
 
 pub use asset::Asset;
 pub use error::{DomainError, DomainResult};
+pub use fifo::{EngineSettings, run};
 pub use ledger::{Account, AccountId, AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, TxType};
+pub use market::{Market, PriceRow, RateRow};
 pub use time::{Date, FiscalTimezone, Instant};

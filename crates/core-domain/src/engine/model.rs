@@ -41,6 +41,11 @@ impl FlagSet {
         self.0 |= 1 << flag.index();
     }
 
+    /// Removes a flag.
+    pub fn remove(&mut self, flag: QualityFlag) {
+        self.0 &= !(1 << flag.index());
+    }
+
     /// The union of two sets.
     pub const fn union(self, other: Self) -> Self {
         Self(self.0 | other.0)
@@ -159,6 +164,11 @@ pub struct LotId {
 
 /// FIFO queue position `(acquired_at, origin seq, k, lot_id)` (`domain.md` §8.2); carried lots
 /// inherit the first three from the lot they replace.
+///
+/// The final `lot_id` tie-break (by the public id `L:<row_key>:<k>`, which depends neither on
+/// the input list's order nor on `seq` values) is stored as `tiebreak`: the lot's rank among
+/// the lots of its asset that share the first three fields (0 when none does). Only carried
+/// lots can share them, so the engine compares public ids only on that rare path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct QueueKey {
     /// Acquisition instant.
@@ -167,8 +177,8 @@ pub struct QueueKey {
     pub seq: u64,
     /// The origin lot's `k`.
     pub k: u32,
-    /// Final tie-break.
-    pub lot_id: LotId,
+    /// Rank by public lot id among lots with equal `(acquired_at, seq, k)`.
+    pub tiebreak: u32,
 }
 
 /// Lot status by exact comparison of remaining and original quantity.
@@ -231,6 +241,16 @@ impl Lot {
         } else {
             LotStatus::Partial
         }
+    }
+
+    /// `acquisition_value ÷ original_quantity` (display only, class `UNIT_PRICE`; never used in
+    /// arithmetic); `None` when the value is unknown or the quantity is zero.
+    pub fn unit_cost(&self) -> Option<Decimal> {
+        let value = self.acquisition_value?;
+        if self.original_quantity.is_zero() {
+            return None;
+        }
+        value.checked_div(self.original_quantity)
     }
 
     /// The acquisition value when usable by figures (known and not blocked).
@@ -324,6 +344,8 @@ pub struct SwapDetail {
 pub struct Operation {
     /// Index of the row in [`EngineInput::rows`].
     pub row: u32,
+    /// The row's ledger `seq`.
+    pub seq: u64,
     /// P, F or M.
     pub leg: DisposalLeg,
     /// The row type; FEE for a fee leg.
@@ -348,8 +370,9 @@ pub struct Operation {
     pub flags: FlagSet,
     /// The valuation of the gross value (for a swap, the winning leg's).
     pub valuation: Option<Valued>,
-    /// Swap detail, for the principal leg of a SWAP.
-    pub swap: Option<SwapDetail>,
+    /// Swap detail, for the principal leg of a SWAP (boxed: most operations are not swaps, and
+    /// the detail would double every operation's size).
+    pub swap: Option<Box<SwapDetail>>,
     /// Range of this operation's slices in [`EngineOutput::slices`].
     pub slices: std::ops::Range<u32>,
 }
@@ -359,6 +382,8 @@ pub struct Operation {
 pub struct Slice {
     /// Index of the operation in [`EngineOutput::operations`].
     pub operation: u32,
+    /// The disposal leg (copied from the operation for convenience).
+    pub leg: DisposalLeg,
     /// 0-based index within the leg (`n` of `E:<row_key>:<leg>:<n>`), uncovered slice last.
     pub n: u32,
     /// The consumed lot; `None` for the uncovered slice.
@@ -371,8 +396,19 @@ pub struct Slice {
     pub gross_value: Option<Decimal>,
     /// Fee expense allocated (EUR cents) or unknown.
     pub fee_expense: Option<Decimal>,
-    /// Consumed cost (EUR cents) or unknown.
+    /// `gross − fee_expense` (EUR cents) or unknown; `None` for migration legs.
+    pub net_transmission_value: Option<Decimal>,
+    /// Consumed cost (EUR cents) or unknown. A slice of a `NEGATIVE_COST_BASIS` lot keeps the
+    /// computed (negative) share for the audit trail; it is never included.
     pub acquisition_value: Option<Decimal>,
+    /// The consumed lot's acquisition instant (inherited by carried lots).
+    pub acquired_at: Option<Instant>,
+    /// The consumed lot's acquisition fiscal date (inherited by carried lots).
+    pub acquired_on: Option<Date>,
+    /// The account that acquired the consumed lot.
+    pub lot_account_id: Option<AccountId>,
+    /// The consumed lot's provenance.
+    pub acquisition_provenance: Option<Provenance>,
     /// `gross − fee − acquisition`, when every side is known and the slice is included.
     pub result: Option<Decimal>,
     /// Whether the slice counts in taxable figures (no blocking flag; never for leg M).
@@ -437,6 +473,8 @@ pub struct DerivativeResult {
     pub net: Option<Decimal>,
     /// `MISSING_FX_RATE` or `MISSING_PRICE` when unknown.
     pub flags: FlagSet,
+    /// The settlement asset (the contract's native unit).
+    pub settlement_asset: Asset,
 }
 
 /// What the engine reads: effective rows and futures rows (each list in any order; the engine
@@ -456,7 +494,7 @@ pub struct EngineOutput {
     pub ledger_order: Vec<u32>,
     /// Lots, ordered by `(asset, queue_key)`.
     pub lots: Vec<Lot>,
-    /// Disposal legs, in processing order.
+    /// Disposal legs, ordered by `(disposed_at, seq, leg P < F < M)` like their slices.
     pub operations: Vec<Operation>,
     /// Slices, ordered by `(disposed_at, seq, leg, n)`.
     pub slices: Vec<Slice>,
@@ -464,4 +502,57 @@ pub struct EngineOutput {
     pub income: Vec<IncomeReceipt>,
     /// Derivative results, in ledger order.
     pub derivatives: Vec<DerivativeResult>,
+    /// `(lot_id, index into lots)`, sorted by lot id, for [`EngineOutput::lot`].
+    pub lot_index: Vec<(LotId, u32)>,
+}
+
+impl EngineOutput {
+    /// The lot with this id.
+    pub fn lot(&self, lot_id: LotId) -> Option<&Lot> {
+        let position = self
+            .lot_index
+            .binary_search_by(|(id, _)| id.cmp(&lot_id))
+            .ok()?;
+        let (_, index) = self.lot_index.get(position)?;
+        self.lots.get(*index as usize)
+    }
+
+    /// The operation a slice belongs to.
+    pub fn operation_of(&self, slice: &Slice) -> Option<&Operation> {
+        self.operations.get(slice.operation as usize)
+    }
+
+    /// The slices of an operation.
+    pub fn slices_of(&self, operation: &Operation) -> &[Slice] {
+        self.slices
+            .get(operation.slices.start as usize..operation.slices.end as usize)
+            .unwrap_or(&[])
+    }
+}
+
+impl EngineInput {
+    /// The public lot id `L:<row_key>:<k>` (`domain.md` §1.4).
+    pub fn lot_public_id(&self, lot_id: LotId) -> String {
+        let row_key = self
+            .rows
+            .get(lot_id.row as usize)
+            .map_or("?", |row| row.row.row_key.as_str());
+        format!("L:{row_key}:{}", lot_id.k)
+    }
+
+    /// The public slice id `E:<row_key>:<leg>:<n>` (`domain.md` §1.4).
+    pub fn slice_public_id(&self, output: &EngineOutput, slice: &Slice) -> String {
+        let row_key = output
+            .operation_of(slice)
+            .and_then(|operation| self.rows.get(operation.row as usize))
+            .map_or("?", |row| row.row.row_key.as_str());
+        format!("E:{row_key}:{}:{}", slice.leg.as_str(), slice.n)
+    }
+
+    /// The row key of a spot row index.
+    pub fn row_key(&self, row: u32) -> &str {
+        self.rows
+            .get(row as usize)
+            .map_or("", |row| row.row.row_key.as_str())
+    }
 }

@@ -1,0 +1,292 @@
+//! Effective rows: imported rows with their overrides applied (`domain.md` §6, §8.1 step 1).
+//!
+//! [`validate_override`] is the write-time check (an invalid override is refused with
+//! `InvalidOverride`). [`effective_row`] is the pipeline step, which never fails: a row whose
+//! effective form violates §4.2, or whose stored override is invalid (data written before a rule
+//! existed), becomes `TxType::Unknown` with the violation as its reason.
+
+use std::collections::BTreeMap;
+
+use rust_decimal::Decimal;
+use shared_types::SpotTxType;
+
+use crate::engine::{EffectiveRow, EngineInput};
+use crate::error::{DomainError, DomainResult};
+use crate::ledger::{AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, TxType};
+use crate::overrides::{FeeEdit, RowOverride, ValueEdit};
+
+/// What a side (`in` or `out`) of a row type admits (`domain.md` §4.2).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Side {
+    Absent,
+    Crypto,
+    Fiat,
+    Any,
+    OptionalFiat,
+}
+
+fn check_side(
+    name: &str,
+    rule: Side,
+    amount: Option<AssetAmount>,
+    tx_type: &str,
+) -> Result<(), String> {
+    let Some(amount) = amount else {
+        return match rule {
+            Side::Crypto | Side::Fiat | Side::Any => Err(format!("{tx_type}: {name} is required")),
+            Side::Absent | Side::OptionalFiat => Ok(()),
+        };
+    };
+    if rule == Side::Absent {
+        return Err(format!("{tx_type}: {name} must be absent"));
+    }
+    if amount.quantity <= Decimal::ZERO {
+        return Err(format!("{tx_type}: {name} quantity must be > 0"));
+    }
+    match rule {
+        Side::Crypto if amount.asset.is_fiat() => Err(format!("{tx_type}: {name} must be crypto")),
+        Side::Fiat | Side::OptionalFiat if amount.asset.is_crypto() => {
+            Err(format!("{tx_type}: {name} must be fiat"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks the shape rules of `domain.md` §4.2 on a (effective) row; `Err` carries the reason.
+pub fn check_shape(row: &SpotRow) -> Result<(), String> {
+    use SpotTxType as T;
+    let TxType::Spot(tx_type) = &row.tx_type else {
+        return Ok(());
+    };
+    let (inflow, outflow) = match tx_type {
+        T::Buy => (Side::Crypto, Side::OptionalFiat),
+        T::Sell => (Side::OptionalFiat, Side::Crypto),
+        T::Swap | T::MigrationSwap => (Side::Crypto, Side::Crypto),
+        T::Deposit => (Side::Fiat, Side::Absent),
+        T::Withdrawal => (Side::Absent, Side::Fiat),
+        T::Staking | T::Airdrop | T::Mining | T::Fork | T::TransferIn => {
+            (Side::Crypto, Side::Absent)
+        }
+        T::Reward | T::Promotion => (Side::Any, Side::Absent),
+        T::Spend | T::TransferOut => (Side::Absent, Side::Crypto),
+        T::Fee => (Side::Absent, Side::Any),
+    };
+    check_side("in", inflow, row.inflow, tx_type.as_str())?;
+    check_side("out", outflow, row.outflow, tx_type.as_str())?;
+    if matches!(tx_type, T::Swap | T::MigrationSwap)
+        && let (Some(i), Some(o)) = (row.inflow, row.outflow)
+        && i.asset == o.asset
+    {
+        return Err(format!(
+            "{}: in and out must be different assets",
+            tx_type.as_str()
+        ));
+    }
+    if let Some(fee) = row.fee
+        && fee.quantity.is_sign_negative()
+        && !fee.quantity.is_zero()
+        && fee.asset.is_crypto()
+    {
+        return Err("a negative fee is allowed only in a fiat asset".to_owned());
+    }
+    Ok(())
+}
+
+/// Field checks of an override, independent of the row's resulting shape.
+fn check_override_fields(row: &SpotRow, edit: &RowOverride) -> Result<(), String> {
+    let edits_nothing = edit.tx_type.is_none()
+        && edit.instant.is_none()
+        && edit.in_quantity.is_none()
+        && edit.out_quantity.is_none()
+        && edit.fee == FeeEdit::Unchanged
+        && edit.edited_value == ValueEdit::Unchanged
+        && edit.edited_price == ValueEdit::Unchanged
+        && edit.edited_fee_value == ValueEdit::Unchanged
+        && !edit.excluded;
+    if edits_nothing {
+        return Err("the override edits nothing".to_owned());
+    }
+    for (name, quantity, side) in [
+        ("in.quantity", edit.in_quantity, row.inflow),
+        ("out.quantity", edit.out_quantity, row.outflow),
+    ] {
+        if let Some(quantity) = quantity {
+            if quantity <= Decimal::ZERO {
+                return Err(format!("{name} must be > 0"));
+            }
+            if side.is_none() {
+                return Err(format!("{name} edited on a row without that side"));
+            }
+        }
+    }
+    if let FeeEdit::Charged { asset, quantity } = edit.fee
+        && quantity.is_sign_negative()
+        && !quantity.is_zero()
+        && asset.is_crypto()
+    {
+        return Err("a negative fee is allowed only in a fiat asset".to_owned());
+    }
+    for (name, value) in [
+        ("edited_value", edit.edited_value),
+        ("edited_price", edit.edited_price),
+        ("edited_fee_value", edit.edited_fee_value),
+    ] {
+        if let ValueEdit::Set { amount, currency } = value {
+            if !currency.is_fiat() {
+                return Err(format!("{name}: {currency} is not a fiat currency"));
+            }
+            if amount.is_sign_negative() && !amount.is_zero() {
+                return Err(format!("{name} must be ≥ 0"));
+            }
+        }
+    }
+    if edit.edited_fee_value == ValueEdit::Clear {
+        return Err("edited_fee_value cannot be cleared".to_owned());
+    }
+    Ok(())
+}
+
+/// Applies the fields of `edit` to `row`, without any check.
+fn apply_fields(row: &SpotRow, edit: &RowOverride) -> EffectiveRow {
+    let mut effective = row.clone();
+    if let Some(tx_type) = edit.tx_type {
+        effective.tx_type = TxType::Spot(tx_type);
+    }
+    if let Some(instant) = edit.instant {
+        effective.instant = instant;
+    }
+    if let (Some(quantity), Some(inflow)) = (edit.in_quantity, effective.inflow.as_mut()) {
+        inflow.quantity = quantity;
+    }
+    if let (Some(quantity), Some(outflow)) = (edit.out_quantity, effective.outflow.as_mut()) {
+        outflow.quantity = quantity;
+    }
+    match edit.fee {
+        FeeEdit::Unchanged => {}
+        FeeEdit::None => effective.fee = None,
+        FeeEdit::Charged { asset, quantity } => effective.fee = Some(Fee { asset, quantity }),
+    }
+    if edit.edited_value == ValueEdit::Clear {
+        effective.stated_value = None;
+    }
+    if edit.edited_price == ValueEdit::Clear {
+        effective.stated_price = None;
+    }
+    let set = |value: ValueEdit| match value {
+        ValueEdit::Set { amount, currency } => Some(StatedAmount { amount, currency }),
+        ValueEdit::Unchanged | ValueEdit::Clear => None,
+    };
+    EffectiveRow {
+        row: effective,
+        edited_value: set(edit.edited_value),
+        edited_price: set(edit.edited_price),
+        edited_fee_value: set(edit.edited_fee_value),
+    }
+}
+
+/// The write-time check of an override of a spot row (`domain.md` §6.1): it must edit
+/// something, edited quantities must be > 0, edited currencies fiat, and the effective row must
+/// satisfy §4.2.
+pub fn validate_override(row: &SpotRow, edit: &RowOverride) -> DomainResult<()> {
+    let invalid = |reason: String| DomainError::InvalidOverride {
+        row_key: row.row_key.clone(),
+        reason,
+    };
+    check_override_fields(row, edit).map_err(invalid)?;
+    let effective = apply_fields(row, edit);
+    if let TxType::Unknown { source_label } = &effective.row.tx_type
+        && !edit.excluded
+    {
+        return Err(invalid(format!(
+            "the row stays unknown ({source_label}); set a type"
+        )));
+    }
+    check_shape(&effective.row).map_err(invalid)
+}
+
+/// The write-time check of an override of a futures row: only `excluded` (`domain.md` §6.2).
+pub fn validate_futures_override(row: &FuturesRow, edit: &RowOverride) -> DomainResult<()> {
+    let only_excluded = edit.tx_type.is_none()
+        && edit.instant.is_none()
+        && edit.in_quantity.is_none()
+        && edit.out_quantity.is_none()
+        && edit.fee == FeeEdit::Unchanged
+        && edit.edited_value == ValueEdit::Unchanged
+        && edit.edited_price == ValueEdit::Unchanged
+        && edit.edited_fee_value == ValueEdit::Unchanged;
+    if !only_excluded || !edit.excluded {
+        return Err(DomainError::InvalidOverride {
+            row_key: row.row_key.clone(),
+            reason: "futures rows accept only excluded".to_owned(),
+        });
+    }
+    Ok(())
+}
+
+/// The effective form of `row` (`None` when an override excludes it). Never fails: an invalid
+/// stored override or a shape violation turns the row `Unknown` with the reason.
+pub fn effective_row(row: &SpotRow, edit: Option<&RowOverride>) -> Option<EffectiveRow> {
+    let mut effective = match edit {
+        None => EffectiveRow {
+            row: row.clone(),
+            edited_value: None,
+            edited_price: None,
+            edited_fee_value: None,
+        },
+        Some(edit) if edit.excluded => return None,
+        Some(edit) => match check_override_fields(row, edit) {
+            // An override that edits nothing changes nothing.
+            Ok(()) => apply_fields(row, edit),
+            Err(reason) if reason == "the override edits nothing" => apply_fields(row, edit),
+            Err(reason) => {
+                let mut effective = apply_fields(row, edit);
+                effective.row.tx_type = TxType::Unknown {
+                    source_label: format!("invalid override: {reason}"),
+                };
+                return Some(effective);
+            }
+        },
+    };
+    if let Err(reason) = check_shape(&effective.row) {
+        effective.row.tx_type = TxType::Unknown {
+            source_label: reason,
+        };
+    }
+    Some(effective)
+}
+
+/// Every effective spot row (excluded rows dropped), in input order. Overrides whose row does
+/// not exist are ignored; with several overrides for one row the last wins.
+pub fn effective_rows(rows: &[SpotRow], overrides: &[RowOverride]) -> Vec<EffectiveRow> {
+    let by_key: BTreeMap<&str, &RowOverride> = overrides
+        .iter()
+        .map(|edit| (edit.row_key.as_str(), edit))
+        .collect();
+    rows.iter()
+        .filter_map(|row| effective_row(row, by_key.get(row.row_key.as_str()).copied()))
+        .collect()
+}
+
+/// Every futures row not excluded by an override, in input order.
+pub fn effective_futures(rows: &[FuturesRow], overrides: &[RowOverride]) -> Vec<FuturesRow> {
+    let excluded: BTreeMap<&str, bool> = overrides
+        .iter()
+        .map(|edit| (edit.row_key.as_str(), edit.excluded))
+        .collect();
+    rows.iter()
+        .filter(|row| !excluded.get(row.row_key.as_str()).copied().unwrap_or(false))
+        .cloned()
+        .collect()
+}
+
+/// The engine's input from the imported ledger and its overrides.
+pub fn engine_input(
+    rows: &[SpotRow],
+    futures: &[FuturesRow],
+    overrides: &[RowOverride],
+) -> EngineInput {
+    EngineInput {
+        rows: effective_rows(rows, overrides),
+        futures: effective_futures(futures, overrides),
+    }
+}

@@ -1,0 +1,1045 @@
+//! The global FIFO engine (`domain.md` §8).
+//!
+//! Rows are processed in ledger order `(instant, seq)`, one instant at a time: phase A opens
+//! every acquisition of the instant, phase B runs every disposal (principal, then fee). Each
+//! asset has one queue shared by all accounts: a `Vec` of lot indices ordered by `queue_key`
+//! with a head index past the exhausted lots, so consumption is amortised O(1) per slice.
+
+use std::collections::HashMap;
+
+use rust_decimal::Decimal;
+use shared_types::{QualityFlag, SpotTxType};
+
+use crate::asset::Asset;
+use crate::derivatives;
+use crate::engine::{
+    Clave, DisposalLeg, EngineInput, EngineOutput, FlagSet, IncomeBucket, IncomeReceipt, Lot,
+    LotId, Operation, Provenance, QueueKey, Slice, SwapDetail, SwapWinner, Valued,
+};
+use crate::error::DomainResult;
+use crate::ledger::{AccountId, AssetAmount, TxType};
+use crate::market::Market;
+use crate::num;
+use crate::time::{Date, FiscalTimezone, Instant};
+use crate::valuation::{self, RowValues, Value};
+
+/// The settings the engine reads.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EngineSettings {
+    /// Fiscal time zone (`domain.md` §0.1).
+    pub fiscal_timezone: FiscalTimezone,
+    /// `irpf.non_currency_virtual_assets`: received assets that make a swap clave `O`.
+    pub non_currency_virtual_assets: Vec<Asset>,
+}
+
+/// Ledgers at least this long value rows on a second thread while matching runs.
+const PIPELINE_MIN_ROWS: usize = 16_384;
+
+/// Rows per valuation batch handed to the matching thread (batches end on an instant boundary).
+const BATCH_ROWS: usize = 4_096;
+
+/// A valued row: index, fiscal date, values.
+type ValuedRow = (u32, Date, RowValues);
+
+/// Runs the fiscal engine over the effective ledger.
+///
+/// Valuation never depends on FIFO state (`domain.md` §8.1 step 2), so on large ledgers it runs
+/// on a second thread, one batch of whole instants ahead of matching; the result is identical
+/// to the sequential run (it is the same function of the same rows, consumed in the same order).
+/// Fails only on arithmetic overflow; bad data becomes quality flags.
+pub fn run(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+) -> DomainResult<EngineOutput> {
+    run_with(
+        input,
+        market,
+        settings,
+        input.rows.len() >= PIPELINE_MIN_ROWS,
+    )
+}
+
+/// [`run`] with the pipeline forced on or off (tests compare the two).
+pub fn run_with(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+    pipelined: bool,
+) -> DomainResult<EngineOutput> {
+    let ledger_order = ledger_order(input);
+    let mut engine = Engine::new(input, market, settings);
+    if pipelined {
+        let (sender, receiver) = std::sync::mpsc::sync_channel::<DomainResult<Vec<ValuedRow>>>(4);
+        std::thread::scope(|scope| -> DomainResult<()> {
+            let order = &ledger_order;
+            scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH_ROWS + 64);
+                let mut start = 0;
+                while start < order.len() {
+                    let end = group_end(input, order, start);
+                    if let Err(error) = value_group(
+                        input,
+                        market,
+                        settings,
+                        order.get(start..end).unwrap_or(&[]),
+                        &mut batch,
+                    ) {
+                        let _ = sender.send(Err(error));
+                        return;
+                    }
+                    start = end;
+                    if batch.len() >= BATCH_ROWS || start >= order.len() {
+                        let full =
+                            std::mem::replace(&mut batch, Vec::with_capacity(BATCH_ROWS + 64));
+                        if sender.send(Ok(full)).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+            for batch in receiver {
+                engine.match_rows(&batch?)?;
+            }
+            Ok(())
+        })?;
+    } else {
+        let mut group: Vec<ValuedRow> = Vec::new();
+        let mut start = 0;
+        while start < ledger_order.len() {
+            let end = group_end(input, &ledger_order, start);
+            group.clear();
+            value_group(
+                input,
+                market,
+                settings,
+                ledger_order.get(start..end).unwrap_or(&[]),
+                &mut group,
+            )?;
+            engine.match_rows(&group)?;
+            start = end;
+        }
+    }
+    let mut output = engine.finish();
+    output.ledger_order = ledger_order;
+    output.derivatives = derivatives::results(&input.futures, market, settings.fiscal_timezone)?;
+    Ok(output)
+}
+
+/// The end of the instant group starting at `start` in `order`.
+fn group_end(input: &EngineInput, order: &[u32], start: usize) -> usize {
+    let Some(&first) = order.get(start) else {
+        return start;
+    };
+    let instant = instant_of(input, first);
+    let mut end = start + 1;
+    while order
+        .get(end)
+        .is_some_and(|&row| instant_of(input, row) == instant)
+    {
+        end += 1;
+    }
+    end
+}
+
+/// Values the known-type rows of one instant group, appending them to `out`.
+fn value_group(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+    rows: &[u32],
+    out: &mut Vec<ValuedRow>,
+) -> DomainResult<()> {
+    for &row in rows {
+        let Some(effective) = input.rows.get(row as usize) else {
+            continue;
+        };
+        if !matches!(effective.row.tx_type, TxType::Spot(_)) {
+            continue;
+        }
+        let date = settings.fiscal_timezone.fiscal_date(effective.row.instant);
+        let values = valuation::value_row(effective, date, market)?;
+        out.push((row, date, values));
+    }
+    Ok(())
+}
+
+fn instant_of(input: &EngineInput, row: u32) -> Instant {
+    input
+        .rows
+        .get(row as usize)
+        .map_or(Instant::from_unix_nanos(0), |r| r.row.instant)
+}
+
+/// Row indices in ledger order `(instant, seq)`; equal pairs (never in a valid ledger) fall back
+/// to the row key so the order never depends on the input list's order.
+fn ledger_order(input: &EngineInput) -> Vec<u32> {
+    // Sorting compact keys instead of indices compared through the rows keeps the sort in
+    // cache (a million rows sort in tens of milliseconds).
+    let mut keys: Vec<(Instant, u64, u32)> = input
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(index, row)| (row.row.instant, row.row.seq, index as u32))
+        .collect();
+    keys.sort_unstable();
+    let mut start = 0;
+    while start < keys.len() {
+        let mut end = start + 1;
+        while keys
+            .get(end)
+            .zip(keys.get(start))
+            .is_some_and(|(a, b)| (a.0, a.1) == (b.0, b.1))
+        {
+            end += 1;
+        }
+        if end - start > 1
+            && let Some(run) = keys.get_mut(start..end)
+        {
+            run.sort_by(|a, b| input.row_key(a.2).cmp(input.row_key(b.2)));
+        }
+        start = end;
+    }
+    keys.into_iter().map(|(_, _, index)| index).collect()
+}
+
+/// One asset's FIFO queue: lot indices ordered by `queue_key`; lots before `head` are empty.
+#[derive(Default)]
+struct Queue {
+    lots: Vec<u32>,
+    head: usize,
+}
+
+/// A consumed part of a disposal leg before values are allocated.
+#[derive(Clone, Copy)]
+struct Part {
+    lot: Option<u32>,
+    quantity: Decimal,
+    cost: Option<Decimal>,
+}
+
+/// Everything a disposal leg needs besides its quantity.
+struct Leg {
+    row: u32,
+    kind: DisposalLeg,
+    tx_type: SpotTxType,
+    amount: AssetAmount,
+    date: Date,
+    gross: Option<Decimal>,
+    fee_expense: Option<Decimal>,
+    clave: Option<Clave>,
+    flags: FlagSet,
+    valuation: Option<Valued>,
+    swap: Option<Box<SwapDetail>>,
+}
+
+struct Engine<'a> {
+    input: &'a EngineInput,
+    settings: &'a EngineSettings,
+    lots: Vec<Lot>,
+    queues: Vec<Queue>,
+    asset_index: HashMap<Asset, u32>,
+    operations: Vec<Operation>,
+    slices: Vec<Slice>,
+    income: Vec<IncomeReceipt>,
+    parts: Vec<Part>,
+    /// A migration row with a crypto fee runs its legs M then F, which slice order lists F < M.
+    needs_reorder: bool,
+}
+
+impl<'a> Engine<'a> {
+    fn new(input: &'a EngineInput, _market: &'a Market, settings: &'a EngineSettings) -> Self {
+        Self {
+            input,
+            settings,
+            lots: Vec::with_capacity(input.rows.len()),
+            queues: Vec::new(),
+            asset_index: HashMap::new(),
+            operations: Vec::with_capacity(input.rows.len()),
+            // About 1.2 slices per row in realistic ledgers; one growth step at most.
+            slices: Vec::with_capacity(input.rows.len().saturating_add(input.rows.len() / 2)),
+            income: Vec::new(),
+            parts: Vec::new(),
+            needs_reorder: false,
+        }
+    }
+
+    /// The row key naming `row` in an overflow error (borrowed from the input, so building it
+    /// costs nothing on the hot path; `num` allocates only when an error is raised).
+    fn context(&self, row: u32) -> &'a str {
+        self.input.row_key(row)
+    }
+
+    fn queue_of(&mut self, asset: Asset) -> usize {
+        let next = self.queues.len() as u32;
+        let index = *self.asset_index.entry(asset).or_insert(next);
+        if index == next {
+            self.queues.push(Queue::default());
+        }
+        index as usize
+    }
+
+    /// Matches valued rows given in ledger order, made of whole instant groups: per instant,
+    /// phase A (acquisitions) then phase B (disposals).
+    fn match_rows(&mut self, rows: &[ValuedRow]) -> DomainResult<()> {
+        let mut start = 0;
+        while start < rows.len() {
+            let instant = rows
+                .get(start)
+                .map(|(row, _, _)| instant_of(self.input, *row));
+            let mut end = start + 1;
+            while rows
+                .get(end)
+                .is_some_and(|(row, _, _)| Some(instant_of(self.input, *row)) == instant)
+            {
+                end += 1;
+            }
+            let group = rows.get(start..end).unwrap_or(&[]);
+            for (row, date, values) in group {
+                self.acquire(*row, *date, values)?;
+            }
+            for (row, date, values) in group {
+                self.dispose_row(*row, *date, values)?;
+            }
+            start = end;
+        }
+        Ok(())
+    }
+
+    /// Phase A: the acquisition legs of one row.
+    fn acquire(&mut self, row: u32, date: Date, values: &RowValues) -> DomainResult<()> {
+        let Some(effective) = self.input.rows.get(row as usize) else {
+            return Ok(());
+        };
+        let spot = &effective.row;
+        let TxType::Spot(tx_type) = spot.tx_type else {
+            return Ok(());
+        };
+        let Some(inflow) = spot.inflow else {
+            return Ok(());
+        };
+        match tx_type {
+            SpotTxType::Buy => {
+                let Some(principal) = values.principal else {
+                    return Ok(());
+                };
+                let mut flags = principal.flags;
+                let mut amount = principal.amount();
+                if let Some(fee) = values.fee {
+                    flags = flags.union(blocking(fee.flags));
+                    amount = match (amount, fee.amount()) {
+                        (Some(value), Some(fee)) => Some(num::add(value, fee, self.context(row))?),
+                        _ => None,
+                    };
+                }
+                if amount.is_some_and(|a| a.is_sign_negative() && !a.is_zero()) {
+                    flags.insert(QualityFlag::NegativeCostBasis);
+                }
+                self.open_lot(row, tx_type, inflow, date, amount, principal.valued, flags);
+            }
+            SpotTxType::Swap => {
+                let (Some(given), Some(received)) = (values.given, values.received) else {
+                    return Ok(());
+                };
+                let (value, _, flags) = swap_value(given, received);
+                self.open_lot(row, tx_type, inflow, date, value.amount(), value, flags);
+            }
+            SpotTxType::Staking
+            | SpotTxType::Reward
+            | SpotTxType::Airdrop
+            | SpotTxType::Promotion
+            | SpotTxType::Mining => {
+                let Some(principal) = values.principal else {
+                    return Ok(());
+                };
+                if inflow.asset.is_crypto() {
+                    self.open_lot(
+                        row,
+                        tx_type,
+                        inflow,
+                        date,
+                        principal.amount(),
+                        principal.valued,
+                        principal.flags,
+                    );
+                }
+                let bucket = match tx_type {
+                    SpotTxType::Staking | SpotTxType::Reward => IncomeBucket::Rcm,
+                    SpotTxType::Mining => IncomeBucket::Activity,
+                    _ => IncomeBucket::GeneralGp,
+                };
+                self.income.push(IncomeReceipt {
+                    row,
+                    tx_type,
+                    fiscal_date: date,
+                    asset: inflow.asset,
+                    quantity: inflow.quantity,
+                    value: principal.valued,
+                    flags: principal.flags,
+                    bucket,
+                });
+            }
+            SpotTxType::Fork => {
+                let zero = Value::stated_zero();
+                self.open_lot(
+                    row,
+                    tx_type,
+                    inflow,
+                    date,
+                    zero.amount(),
+                    zero.valued,
+                    FlagSet::EMPTY,
+                );
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)] // One call site per acquisition kind; a struct adds noise.
+    fn open_lot(
+        &mut self,
+        row: u32,
+        tx_type: SpotTxType,
+        inflow: AssetAmount,
+        date: Date,
+        amount: Option<Decimal>,
+        valued: Valued,
+        flags: FlagSet,
+    ) {
+        let Some(effective) = self.input.rows.get(row as usize) else {
+            return;
+        };
+        let spot = &effective.row;
+        let lot_id = LotId { row, k: 0 };
+        let (provenance, fx, price) = match valued {
+            Valued::Known {
+                provenance,
+                fx,
+                price,
+                ..
+            } => (Some(provenance), fx, price),
+            Valued::Unknown { .. } => (None, None, None),
+        };
+        let lot = Lot {
+            lot_id,
+            asset: inflow.asset,
+            account_id: spot.account_id,
+            origin_type: tx_type,
+            carried_from: None,
+            acquired_at: spot.instant,
+            acquired_on: date,
+            queue_key: QueueKey {
+                acquired_at: spot.instant,
+                seq: spot.seq,
+                k: 0,
+                tiebreak: 0,
+            },
+            original_quantity: inflow.quantity,
+            remaining_quantity: inflow.quantity,
+            acquisition_value: amount,
+            remaining_cost: amount,
+            provenance,
+            fx,
+            price,
+            flags,
+        };
+        self.push_lot(lot);
+    }
+
+    /// Adds a lot to its queue at its `queue_key` position (the end, except for carried lots
+    /// that inherit an older position).
+    fn push_lot(&mut self, lot: Lot) {
+        let queue = self.queue_of(lot.asset);
+        let index = self.lots.len() as u32;
+        self.lots.push(lot);
+        let (lots, input) = (&self.lots, self.input);
+        let Some(queue) = self.queues.get_mut(queue) else {
+            return;
+        };
+        let Some(new) = lots.get(index as usize) else {
+            return;
+        };
+        let in_order = queue
+            .lots
+            .last()
+            .and_then(|&last| lots.get(last as usize))
+            .is_none_or(|last| queue_cmp(input, last, new).is_lt());
+        if in_order {
+            queue.lots.push(index);
+        } else {
+            let live = queue.lots.get(queue.head..).unwrap_or(&[]);
+            let offset = live.partition_point(|&other| {
+                lots.get(other as usize)
+                    .is_some_and(|other| queue_cmp(input, other, new).is_lt())
+            });
+            queue.lots.insert(queue.head + offset, index);
+        }
+    }
+
+    /// Phase B: the disposal legs of one row, principal (or migration) then fee.
+    #[allow(clippy::too_many_lines)] // One arm per disposal type, read as the table of §8.4.
+    fn dispose_row(&mut self, row: u32, date: Date, values: &RowValues) -> DomainResult<()> {
+        let Some(effective) = self.input.rows.get(row as usize) else {
+            return Ok(());
+        };
+        let spot = &effective.row;
+        let TxType::Spot(tx_type) = spot.tx_type else {
+            return Ok(());
+        };
+        let fee_value = values.fee;
+        match tx_type {
+            SpotTxType::Sell | SpotTxType::Spend | SpotTxType::Fee => {
+                if let (Some(outflow), Some(principal)) = (spot.outflow, values.principal)
+                    && outflow.asset.is_crypto()
+                {
+                    // A FEE row's own fee is a further fee disposal, not an expense of it.
+                    let expense = match (tx_type, fee_value) {
+                        (SpotTxType::Fee, _) | (_, None) => Value::stated_zero(),
+                        (_, Some(fee)) => fee,
+                    };
+                    let fee_expense = expense.amount();
+                    let clave = if tx_type == SpotTxType::Sell {
+                        Clave::F
+                    } else {
+                        Clave::B
+                    };
+                    self.dispose(Leg {
+                        row,
+                        kind: DisposalLeg::Principal,
+                        tx_type,
+                        amount: outflow,
+                        date,
+                        gross: principal.amount(),
+                        fee_expense,
+                        clave: Some(clave),
+                        flags: principal.flags.union(blocking(expense.flags)),
+                        valuation: Some(principal.valued),
+                        swap: None,
+                    })?;
+                }
+            }
+            SpotTxType::Swap => {
+                if let (Some(outflow), Some(inflow), Some(given), Some(received)) =
+                    (spot.outflow, spot.inflow, values.given, values.received)
+                {
+                    let (value, winner, mut flags) = swap_value(given, received);
+                    let expense = fee_value.unwrap_or_else(Value::stated_zero);
+                    flags = flags.union(blocking(expense.flags));
+                    let clave = if self
+                        .settings
+                        .non_currency_virtual_assets
+                        .contains(&inflow.asset)
+                    {
+                        Clave::O
+                    } else {
+                        Clave::N
+                    };
+                    self.dispose(Leg {
+                        row,
+                        kind: DisposalLeg::Principal,
+                        tx_type,
+                        amount: outflow,
+                        date,
+                        gross: value.amount(),
+                        fee_expense: expense.amount(),
+                        clave: Some(clave),
+                        flags,
+                        valuation: Some(value),
+                        swap: Some(Box::new(SwapDetail {
+                            given: given.valued,
+                            received: received.valued,
+                            winner,
+                        })),
+                    })?;
+                }
+            }
+            SpotTxType::MigrationSwap => {
+                if let (Some(outflow), Some(inflow)) = (spot.outflow, spot.inflow) {
+                    self.migrate(row, date, outflow, inflow)?;
+                    if fee_value.is_some() {
+                        self.needs_reorder = true;
+                    }
+                }
+            }
+            _ => {}
+        }
+        if let (Some(fee), Some(value)) = (spot.fee, fee_value)
+            && fee.asset.is_crypto()
+            && fee.quantity > Decimal::ZERO
+        {
+            self.dispose(Leg {
+                row,
+                kind: DisposalLeg::Fee,
+                tx_type: SpotTxType::Fee,
+                amount: AssetAmount {
+                    asset: fee.asset,
+                    quantity: fee.quantity,
+                },
+                date,
+                gross: value.amount(),
+                fee_expense: Some(Decimal::ZERO),
+                clave: Some(Clave::B),
+                flags: value.flags,
+                valuation: Some(value.valued),
+                swap: None,
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Consumes the queue of the leg's asset (`domain.md` §8.3) into `self.parts`.
+    fn consume(&mut self, row: u32, asset: Asset, quantity: Decimal) -> DomainResult<()> {
+        self.parts.clear();
+        let queue_index = self.queue_of(asset);
+        let mut left = quantity;
+        let context = self.context(row);
+        let Some(queue) = self.queues.get_mut(queue_index) else {
+            return Ok(());
+        };
+        while left > Decimal::ZERO {
+            let Some(&lot_index) = queue.lots.get(queue.head) else {
+                break;
+            };
+            let Some(lot) = self.lots.get_mut(lot_index as usize) else {
+                break;
+            };
+            if lot.remaining_quantity <= Decimal::ZERO {
+                queue.head += 1;
+                continue;
+            }
+            let (taken, cost) = if lot.remaining_quantity <= left {
+                let cost = lot.remaining_cost;
+                (lot.remaining_quantity, cost)
+            } else {
+                let cost = match lot.remaining_cost {
+                    Some(remaining) => {
+                        let share = num::mul(remaining, left, context)?;
+                        Some(num::to_cents(num::div(
+                            share,
+                            lot.remaining_quantity,
+                            context,
+                        )?))
+                    }
+                    None => None,
+                };
+                (left, cost)
+            };
+            lot.remaining_quantity = num::sub(lot.remaining_quantity, taken, context)?;
+            if let (Some(remaining), Some(cost)) = (lot.remaining_cost, cost) {
+                lot.remaining_cost = Some(num::sub(remaining, cost, context)?);
+            }
+            if lot.remaining_quantity.is_zero() {
+                queue.head += 1;
+            }
+            left = num::sub(left, taken, context)?;
+            self.parts.push(Part {
+                lot: Some(lot_index),
+                quantity: taken,
+                cost,
+            });
+        }
+        if left > Decimal::ZERO {
+            self.parts.push(Part {
+                lot: None,
+                quantity: left,
+                cost: None,
+            });
+        }
+        Ok(())
+    }
+
+    /// A principal or fee disposal leg: consumption, allocation, slices.
+    fn dispose(&mut self, leg: Leg) -> DomainResult<()> {
+        self.consume(leg.row, leg.amount.asset, leg.amount.quantity)?;
+        let context = self.context(leg.row);
+        let mut flags = leg.flags;
+        if self.parts.last().is_some_and(|part| part.lot.is_none()) {
+            flags.insert(QualityFlag::MissingAcquisition);
+        }
+        let operation_index = self.operations.len() as u32;
+        let first_slice = self.slices.len() as u32;
+        let mut gross_left = leg.gross;
+        let mut fee_left = leg.fee_expense;
+        let mut quantity_left = leg.amount.quantity;
+        let count = self.parts.len();
+        for (n, part) in self.parts.iter().enumerate() {
+            let last = n + 1 == count;
+            let gross = allocate(&mut gross_left, part.quantity, quantity_left, last, context)?;
+            let fee = allocate(&mut fee_left, part.quantity, quantity_left, last, context)?;
+            quantity_left = num::sub(quantity_left, part.quantity, context)?;
+            let lot = part.lot.and_then(|index| self.lots.get(index as usize));
+            let mut slice_flags = flags;
+            if part.lot.is_none() {
+                slice_flags.insert(QualityFlag::MissingAcquisition);
+            } else {
+                slice_flags.remove(QualityFlag::MissingAcquisition);
+            }
+            if let Some(lot) = lot {
+                slice_flags = slice_flags.union(lot.flags);
+            }
+            let net = match (gross, fee) {
+                (Some(gross), Some(fee)) => Some(num::sub(gross, fee, context)?),
+                _ => None,
+            };
+            let included = !slice_flags.is_blocking();
+            let result = match (included, net, part.cost) {
+                (true, Some(net), Some(cost)) => Some(num::sub(net, cost, context)?),
+                _ => None,
+            };
+            self.slices.push(Slice {
+                operation: operation_index,
+                leg: leg.kind,
+                n: n as u32,
+                lot_id: lot.map(|lot| lot.lot_id),
+                asset: leg.amount.asset,
+                quantity: part.quantity,
+                gross_value: gross,
+                fee_expense: fee,
+                net_transmission_value: net,
+                acquisition_value: part.cost,
+                acquired_at: lot.map(|lot| lot.acquired_at),
+                acquired_on: lot.map(|lot| lot.acquired_on),
+                lot_account_id: lot.map(|lot| lot.account_id),
+                acquisition_provenance: lot.and_then(|lot| lot.provenance),
+                result,
+                included: included && result.is_some(),
+                flags: slice_flags,
+            });
+        }
+        let spot = self.input.rows.get(leg.row as usize).map(|r| &r.row);
+        self.operations.push(Operation {
+            row: leg.row,
+            seq: spot.map_or(0, |s| s.seq),
+            leg: leg.kind,
+            tx_type: leg.tx_type,
+            asset: leg.amount.asset,
+            quantity: leg.amount.quantity,
+            disposed_at: spot.map_or(Instant::from_unix_nanos(0), |s| s.instant),
+            fiscal_date: leg.date,
+            account_id: spot.map_or(AccountId(0), |s| s.account_id),
+            gross_value: leg.gross,
+            fee_expense: leg.fee_expense,
+            clave: leg.clave,
+            flags,
+            valuation: leg.valuation,
+            swap: leg.swap,
+            slices: first_slice..self.slices.len() as u32,
+        });
+        Ok(())
+    }
+
+    /// A MIGRATION_SWAP: leg M consumes the old asset without value, then one carried lot of the
+    /// new asset per slice (`domain.md` §8.8).
+    #[allow(clippy::too_many_lines)] // The carried-lot rules of §8.8 read best in one place.
+    fn migrate(
+        &mut self,
+        row: u32,
+        date: Date,
+        outflow: AssetAmount,
+        inflow: AssetAmount,
+    ) -> DomainResult<()> {
+        self.consume(row, outflow.asset, outflow.quantity)?;
+        let context = self.context(row);
+        let Some(spot) = self.input.rows.get(row as usize).map(|r| &r.row) else {
+            return Ok(());
+        };
+        let operation_index = self.operations.len() as u32;
+        let first_slice = self.slices.len() as u32;
+        let mut op_flags = FlagSet::EMPTY;
+        let parts = std::mem::take(&mut self.parts);
+        let count = parts.len();
+        let mut carried_left = inflow.quantity;
+        let mut carried = Vec::with_capacity(count);
+        for (n, part) in parts.iter().enumerate() {
+            let last = n + 1 == count;
+            let lot = part.lot.and_then(|index| self.lots.get(index as usize));
+            let mut slice_flags = FlagSet::EMPTY;
+            if let Some(lot) = lot {
+                slice_flags = slice_flags.union(lot.flags);
+            } else {
+                slice_flags.insert(QualityFlag::MissingAcquisition);
+                op_flags.insert(QualityFlag::MissingAcquisition);
+            }
+            let quantity = if last {
+                carried_left
+            } else {
+                let share = num::mul(part.quantity, inflow.quantity, context)?;
+                let share = num::round_half_up(num::div(share, outflow.quantity, context)?, 18);
+                share.min(carried_left)
+            };
+            carried_left = num::sub(carried_left, quantity, context)?;
+            let k = n as u32 + 1;
+            let lot_id = LotId { row, k };
+            let carried_lot = match lot {
+                Some(source) => Lot {
+                    lot_id,
+                    asset: inflow.asset,
+                    account_id: spot.account_id,
+                    origin_type: SpotTxType::MigrationSwap,
+                    carried_from: Some(source.lot_id),
+                    acquired_at: source.acquired_at,
+                    acquired_on: source.acquired_on,
+                    queue_key: QueueKey {
+                        acquired_at: source.queue_key.acquired_at,
+                        seq: source.queue_key.seq,
+                        k: source.queue_key.k,
+                        tiebreak: 0,
+                    },
+                    original_quantity: quantity,
+                    remaining_quantity: quantity,
+                    acquisition_value: part.cost,
+                    remaining_cost: part.cost,
+                    provenance: source.provenance,
+                    fx: source.fx,
+                    price: source.price,
+                    flags: source.flags,
+                },
+                None => Lot {
+                    lot_id,
+                    asset: inflow.asset,
+                    account_id: spot.account_id,
+                    origin_type: SpotTxType::MigrationSwap,
+                    carried_from: None,
+                    acquired_at: spot.instant,
+                    acquired_on: date,
+                    queue_key: QueueKey {
+                        acquired_at: spot.instant,
+                        seq: spot.seq,
+                        k,
+                        tiebreak: 0,
+                    },
+                    original_quantity: quantity,
+                    remaining_quantity: quantity,
+                    acquisition_value: None,
+                    remaining_cost: None,
+                    provenance: None,
+                    fx: None,
+                    price: None,
+                    flags: FlagSet::of(QualityFlag::MissingAcquisition),
+                },
+            };
+            self.slices.push(Slice {
+                operation: operation_index,
+                leg: DisposalLeg::Migration,
+                n: n as u32,
+                lot_id: lot.map(|lot| lot.lot_id),
+                asset: outflow.asset,
+                quantity: part.quantity,
+                gross_value: None,
+                fee_expense: None,
+                net_transmission_value: None,
+                acquisition_value: part.cost,
+                acquired_at: lot.map(|lot| lot.acquired_at),
+                acquired_on: lot.map(|lot| lot.acquired_on),
+                lot_account_id: lot.map(|lot| lot.account_id),
+                acquisition_provenance: lot.and_then(|lot| lot.provenance),
+                result: None,
+                included: false,
+                flags: slice_flags,
+            });
+            carried.push(carried_lot);
+        }
+        self.parts = parts;
+        self.operations.push(Operation {
+            row,
+            seq: spot.seq,
+            leg: DisposalLeg::Migration,
+            tx_type: SpotTxType::MigrationSwap,
+            asset: outflow.asset,
+            quantity: outflow.quantity,
+            disposed_at: spot.instant,
+            fiscal_date: date,
+            account_id: spot.account_id,
+            gross_value: None,
+            fee_expense: None,
+            clave: None,
+            flags: op_flags,
+            valuation: None,
+            swap: None,
+            slices: first_slice..self.slices.len() as u32,
+        });
+        for lot in carried {
+            self.push_lot(lot);
+        }
+        Ok(())
+    }
+
+    fn finish(mut self) -> EngineOutput {
+        if self.needs_reorder {
+            self.reorder_operations();
+        }
+        // Each queue already holds its lots in queue order (exhausted ones included), so the
+        // output order `(asset, queue_key)` is the queues' concatenation by asset.
+        let mut assets: Vec<(Asset, u32)> = self
+            .asset_index
+            .iter()
+            .map(|(asset, index)| (*asset, *index))
+            .collect();
+        assets.sort_unstable();
+        let mut lots = Vec::with_capacity(self.lots.len());
+        for (_, queue) in assets {
+            let Some(queue) = self.queues.get(queue as usize) else {
+                continue;
+            };
+            lots.extend(
+                queue
+                    .lots
+                    .iter()
+                    .filter_map(|&index| self.lots.get(index as usize))
+                    .cloned(),
+            );
+        }
+        assign_tiebreaks(&mut lots);
+        let mut lot_index: Vec<(LotId, u32)> = lots
+            .iter()
+            .enumerate()
+            .map(|(index, lot)| (lot.lot_id, index as u32))
+            .collect();
+        lot_index.sort_unstable_by_key(|(id, _)| *id);
+        EngineOutput {
+            ledger_order: Vec::new(),
+            lots,
+            operations: self.operations,
+            slices: self.slices,
+            income: self.income,
+            derivatives: Vec::new(),
+            lot_index,
+        }
+    }
+
+    /// Orders operations (and their slices) by `(disposed_at, seq, leg)`.
+    fn reorder_operations(&mut self) {
+        let mut order: Vec<u32> = (0..self.operations.len() as u32).collect();
+        let operations = &self.operations;
+        order.sort_by_key(|&index| {
+            operations
+                .get(index as usize)
+                .map(|op| (op.disposed_at, op.seq, op.leg))
+        });
+        let mut new_operations = Vec::with_capacity(self.operations.len());
+        let mut new_slices = Vec::with_capacity(self.slices.len());
+        for (new_index, &old_index) in order.iter().enumerate() {
+            let Some(operation) = self.operations.get(old_index as usize) else {
+                continue;
+            };
+            let mut operation = operation.clone();
+            let first = new_slices.len() as u32;
+            for slice in self
+                .slices
+                .get(operation.slices.start as usize..operation.slices.end as usize)
+                .unwrap_or(&[])
+            {
+                let mut slice = slice.clone();
+                slice.operation = new_index as u32;
+                new_slices.push(slice);
+            }
+            operation.slices = first..new_slices.len() as u32;
+            new_operations.push(operation);
+        }
+        self.operations = new_operations;
+        self.slices = new_slices;
+    }
+}
+
+/// Queue order of two lots of one asset: `(acquired_at, seq, k)`, then the public lot id.
+fn queue_cmp(input: &EngineInput, a: &Lot, b: &Lot) -> std::cmp::Ordering {
+    let (ka, kb) = (a.queue_key, b.queue_key);
+    (ka.acquired_at, ka.seq, ka.k)
+        .cmp(&(kb.acquired_at, kb.seq, kb.k))
+        .then_with(|| {
+            if a.lot_id == b.lot_id {
+                std::cmp::Ordering::Equal
+            } else {
+                input
+                    .lot_public_id(a.lot_id)
+                    .cmp(&input.lot_public_id(b.lot_id))
+            }
+        })
+}
+
+/// Numbers lots that share `(asset, acquired_at, seq, k)` in their (sorted) order, so the
+/// derived order of `QueueKey` equals the queue order.
+fn assign_tiebreaks(lots: &mut [Lot]) {
+    let mut rank = 0;
+    let mut previous: Option<(Asset, Instant, u64, u32)> = None;
+    for lot in lots {
+        let key = lot.queue_key;
+        let triple = (lot.asset, key.acquired_at, key.seq, key.k);
+        rank = if previous == Some(triple) {
+            rank + 1
+        } else {
+            0
+        };
+        lot.queue_key.tiebreak = rank;
+        previous = Some(triple);
+    }
+}
+
+/// The blocking part of a flag set (what an unknown fee passes on to the value it feeds).
+fn blocking(flags: FlagSet) -> FlagSet {
+    let mut result = FlagSet::EMPTY;
+    for flag in flags.iter().filter(|flag| flag.is_blocking()) {
+        result.insert(flag);
+    }
+    result
+}
+
+/// `TV = max(V_given, V_received)` (`domain.md` §8.5): the value, the winner and the flags of
+/// the disposal and the new lot.
+fn swap_value(given: Value, received: Value) -> (Valued, Option<SwapWinner>, FlagSet) {
+    let advisory = {
+        let mut flags = FlagSet::EMPTY;
+        for flag in given.flags.union(received.flags).iter() {
+            if !flag.is_blocking() {
+                flags.insert(flag);
+            }
+        }
+        flags
+    };
+    match (given.amount(), received.amount()) {
+        (Some(g), Some(r)) if r > g => (received.valued, Some(SwapWinner::Received), advisory),
+        (Some(_), _) => (given.valued, Some(SwapWinner::Given), advisory),
+        (None, Some(_)) => (received.valued, Some(SwapWinner::Received), advisory),
+        (None, None) => {
+            let flags = advisory
+                .union(blocking(given.flags))
+                .union(blocking(received.flags));
+            let flag = match given.valued {
+                Valued::Unknown { flag } => flag,
+                Valued::Known { .. } => QualityFlag::MissingPrice,
+            };
+            (Valued::Unknown { flag }, None, flags)
+        }
+    }
+}
+
+/// The allocation rule of `domain.md` §1.3: the part of the amount still to allocate for
+/// `quantity` out of `quantity_left`, the last part taking the exact remainder.
+fn allocate(
+    amount_left: &mut Option<Decimal>,
+    quantity: Decimal,
+    quantity_left: Decimal,
+    last: bool,
+    context: &str,
+) -> DomainResult<Option<Decimal>> {
+    let Some(left) = *amount_left else {
+        return Ok(None);
+    };
+    let part = if last || quantity >= quantity_left {
+        left
+    } else {
+        let share = num::mul(left, quantity, context)?;
+        num::to_cents(num::div(share, quantity_left, context)?)
+    };
+    *amount_left = Some(num::sub(left, part, context)?);
+    Ok(Some(part))
+}
+
+/// Provenance of a valued amount, for callers formatting records.
+pub fn provenance_of(valued: &Valued) -> Option<Provenance> {
+    match valued {
+        Valued::Known { provenance, .. } => Some(*provenance),
+        Valued::Unknown { .. } => None,
+    }
+}

@@ -1,0 +1,364 @@
+//! The rate and price stores as the engine reads them (`domain.md` §7.1, §7.2).
+//!
+//! Both tables are built once from iterators of rows and answer lookups by binary search over
+//! sorted `Vec`s, so a million lookups cost a few tens of milliseconds.
+
+use rust_decimal::Decimal;
+use shared_types::QualityFlag;
+
+use crate::asset::Asset;
+use crate::engine::{FxDetail, PriceDetail};
+use crate::error::{DomainError, DomainResult};
+use crate::num;
+use crate::time::Date;
+use chrono::Datelike;
+
+/// One ECB reference rate: `rate` units of `currency` per 1 EUR, published for `date`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RateRow {
+    /// The foreign currency.
+    pub currency: Asset,
+    /// The publication date.
+    pub date: Date,
+    /// Units of the currency per 1 EUR, as published (the decimal keeps the text's scale).
+    pub rate: Decimal,
+}
+
+/// ECB rates per currency, each currency's rows sorted by date.
+#[derive(Clone, Debug, Default)]
+pub struct RateTable {
+    /// Sorted by currency; each series sorted by date.
+    series: Vec<(Asset, Vec<(Date, Decimal)>)>,
+}
+
+impl RateTable {
+    /// Builds the table. Rates must be strictly positive; a repeated `(currency, date)` keeps
+    /// the last row given.
+    pub fn new(rows: impl IntoIterator<Item = RateRow>) -> DomainResult<Self> {
+        let mut all: Vec<(Asset, Date, Decimal, usize)> = Vec::new();
+        for (position, row) in rows.into_iter().enumerate() {
+            if row.rate <= Decimal::ZERO {
+                return Err(DomainError::InvalidAmount {
+                    field: format!("rate {} {}", row.currency, row.date),
+                    text: row.rate.to_string(),
+                });
+            }
+            all.push((row.currency, row.date, row.rate, position));
+        }
+        all.sort_unstable_by_key(|a| (a.0, a.1, a.3));
+        let mut series: Vec<(Asset, Vec<(Date, Decimal)>)> = Vec::new();
+        for (currency, date, rate, _) in all {
+            match series.last_mut() {
+                Some((last, rows)) if *last == currency => match rows.last_mut() {
+                    Some(previous) if previous.0 == date => previous.1 = rate,
+                    _ => rows.push((date, rate)),
+                },
+                _ => series.push((currency, vec![(date, rate)])),
+            }
+        }
+        Ok(Self { series })
+    }
+
+    /// `rate(currency, date)`: the rate published for `date`, else the latest one published
+    /// before it (no age limit). EUR has no rate: use [`RateTable::to_eur`].
+    pub fn rate(&self, currency: Asset, date: Date) -> Option<FxDetail> {
+        let index = self
+            .series
+            .binary_search_by(|(c, _)| c.cmp(&currency))
+            .ok()?;
+        let rows = &self.series.get(index)?.1;
+        let after = rows.partition_point(|(d, _)| *d <= date);
+        let (rate_date, rate) = *rows.get(after.checked_sub(1)?)?;
+        Some(FxDetail { rate, rate_date })
+    }
+
+    /// Converts `amount` of fiat `currency` to EUR exactly (no rounding): EUR as is, another
+    /// currency divided by its rate on `date`. `Ok(None)` when the rate is missing.
+    pub fn to_eur(
+        &self,
+        amount: Decimal,
+        currency: Asset,
+        date: Date,
+    ) -> DomainResult<Option<(Decimal, Option<FxDetail>)>> {
+        if currency.is_eur() {
+            return Ok(Some((amount, None)));
+        }
+        let Some(fx) = self.rate(currency, date) else {
+            return Ok(None);
+        };
+        let eur = num::div(amount, fx.rate, "fx conversion")?;
+        Ok(Some((eur, Some(fx))))
+    }
+
+    /// Whether the table holds no rate.
+    pub fn is_empty(&self) -> bool {
+        self.series.is_empty()
+    }
+}
+
+/// One daily close: `close` units of fiat `currency` per unit of `asset` on `date`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PriceRow {
+    /// The priced (crypto) asset.
+    pub asset: Asset,
+    /// The close's date.
+    pub date: Date,
+    /// The close (≥ 0).
+    pub close: Decimal,
+    /// Its fiat currency.
+    pub currency: Asset,
+}
+
+/// Candidate order within one date: EUR, USD, then other fiat codes alphabetically. The rank
+/// is the code's position in [`CURRENCY_ORDER`], so a stored close takes one byte for its
+/// currency.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct CurrencyRank(u8);
+
+/// Every fiat code in candidate order (EUR, USD, then alphabetical).
+static CURRENCY_ORDER: std::sync::LazyLock<Vec<Asset>> = std::sync::LazyLock::new(|| {
+    let mut others: Vec<Asset> = shared_types::FIAT_CODES
+        .iter()
+        .filter(|code| !matches!(**code, "EUR" | "USD"))
+        .filter_map(|code| Asset::new(code).ok())
+        .collect();
+    others.sort();
+    ["EUR", "USD"]
+        .iter()
+        .filter_map(|code| Asset::new(code).ok())
+        .chain(others)
+        .collect()
+});
+
+impl CurrencyRank {
+    fn of(currency: Asset) -> Option<Self> {
+        let position = CURRENCY_ORDER.iter().position(|c| *c == currency)?;
+        u8::try_from(position).ok().map(Self)
+    }
+
+    fn currency(self) -> Option<Asset> {
+        CURRENCY_ORDER.get(usize::from(self.0)).copied()
+    }
+}
+
+/// One stored close of an asset: date, currency rank, close.
+type PricePoint = (Date, CurrencyRank, Decimal);
+
+/// The outcome of a price lookup (`domain.md` §7.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriceLookup {
+    /// A candidate converted: the exact EUR close and the rows used.
+    Found {
+        /// `close` in EUR, exact (`close ÷ rate` for a non-EUR quote).
+        close_eur: Decimal,
+        /// The price row used.
+        price: PriceDetail,
+        /// The ECB conversion, for a non-EUR quote.
+        fx: Option<FxDetail>,
+    },
+    /// Candidates exist but none converts (`MISSING_FX_RATE`).
+    MissingFxRate,
+    /// No candidate in the 7-day window (`MISSING_PRICE`).
+    MissingPrice,
+}
+
+impl PriceLookup {
+    /// The blocking flag of a failed lookup.
+    pub fn flag(&self) -> Option<QualityFlag> {
+        match self {
+            Self::Found { .. } => None,
+            Self::MissingFxRate => Some(QualityFlag::MissingFxRate),
+            Self::MissingPrice => Some(QualityFlag::MissingPrice),
+        }
+    }
+}
+
+/// Daily prices per asset, each asset's rows sorted by `(date, currency rank)`.
+#[derive(Clone, Debug, Default)]
+pub struct PriceTable {
+    /// Sorted; parallel to `series` (a compact array keeps the asset search in cache).
+    assets: Vec<Asset>,
+    series: Vec<Series>,
+}
+
+/// The longest series span given a dense day index.
+const MAX_INDEXED_DAYS: usize = 100_000;
+
+/// One asset's closes with a dense day index: `ends[i]` is the number of points dated on or
+/// before `first_day + i`, so finding the last point dated ≤ d is one array read instead of a
+/// cache-missing binary search (prices are daily, so the index is about as long as the series).
+#[derive(Clone, Debug, Default)]
+struct Series {
+    points: Vec<PricePoint>,
+    first_day: i32,
+    ends: Vec<u32>,
+}
+
+impl Series {
+    fn new(points: Vec<PricePoint>) -> Self {
+        let first_day = points.first().map_or(0, |p| p.0.num_days_from_ce());
+        let last_day = points.last().map_or(0, |p| p.0.num_days_from_ce());
+        let span = usize::try_from(last_day.saturating_sub(first_day)).unwrap_or(0) + 1;
+        // A series spanning more than ~270 years is bad data: keep no index for it (lookups
+        // fall back to a binary search) rather than allocate a huge one.
+        let span = if span > MAX_INDEXED_DAYS { 0 } else { span };
+        let mut ends = Vec::with_capacity(span);
+        let mut count = 0usize;
+        for offset in 0..span {
+            let day = first_day.saturating_add(i32::try_from(offset).unwrap_or(i32::MAX));
+            while points
+                .get(count)
+                .is_some_and(|p| p.0.num_days_from_ce() <= day)
+            {
+                count += 1;
+            }
+            ends.push(u32::try_from(count).unwrap_or(u32::MAX));
+        }
+        Self {
+            points,
+            first_day,
+            ends,
+        }
+    }
+
+    /// The points dated on or before `d`.
+    fn up_to(&self, d: Date) -> &[PricePoint] {
+        if self.ends.is_empty() {
+            let end = self.points.partition_point(|point| point.0 <= d);
+            return self.points.get(..end).unwrap_or(&[]);
+        }
+        let offset = d.num_days_from_ce().saturating_sub(self.first_day);
+        let end = match usize::try_from(offset) {
+            Err(_) => 0,
+            Ok(offset) => self
+                .ends
+                .get(offset)
+                .map_or(self.points.len(), |end| *end as usize),
+        };
+        self.points.get(..end).unwrap_or(&[])
+    }
+}
+
+/// The carry-back window of the price lookup, in days.
+const PRICE_WINDOW_DAYS: u64 = 7;
+
+impl PriceTable {
+    /// Builds the table. Closes must be ≥ 0 and quoted in a fiat code; a repeated
+    /// `(asset, date, currency)` keeps the last row given.
+    pub fn new(rows: impl IntoIterator<Item = PriceRow>) -> DomainResult<Self> {
+        let mut all: Vec<(Asset, Date, CurrencyRank, Decimal, usize)> = Vec::new();
+        for (position, row) in rows.into_iter().enumerate() {
+            let rank = CurrencyRank::of(row.currency);
+            let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
+            else {
+                return Err(DomainError::InvalidAmount {
+                    field: format!("price {} {} {}", row.asset, row.date, row.currency),
+                    text: row.close.to_string(),
+                });
+            };
+            all.push((row.asset, row.date, rank, row.close, position));
+        }
+        all.sort_unstable_by_key(|a| (a.0, a.1, std::cmp::Reverse(a.2), a.4));
+        let mut series: Vec<(Asset, Vec<PricePoint>)> = Vec::new();
+        for (asset, date, rank, close, _) in all {
+            match series.last_mut() {
+                Some((last, rows)) if *last == asset => match rows.last_mut() {
+                    Some(previous) if previous.0 == date && previous.1 == rank => {
+                        previous.2 = close;
+                    }
+                    _ => rows.push((date, rank, close)),
+                },
+                _ => series.push((asset, vec![(date, rank, close)])),
+            }
+        }
+        let (assets, series) = series
+            .into_iter()
+            .map(|(asset, points)| (asset, Series::new(points)))
+            .unzip();
+        Ok(Self { assets, series })
+    }
+
+    /// The EUR close of `asset` for date `d` (`domain.md` §7.2): candidates dated `d − 7 … d`,
+    /// newest first, EUR then USD then other codes alphabetically within a date; the first that
+    /// converts with the rate of `d` wins.
+    pub fn lookup(&self, asset: Asset, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
+        let Ok(index) = self.assets.binary_search(&asset) else {
+            return Ok(PriceLookup::MissingPrice);
+        };
+        let Some(series) = self.series.get(index) else {
+            return Ok(PriceLookup::MissingPrice);
+        };
+        let earliest = d
+            .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
+            .unwrap_or(Date::MIN);
+        // Points are stored by (date ascending, rank descending): walking back from the last
+        // point dated ≤ d visits dates newest first and, within a date, EUR, USD, then the
+        // other codes alphabetically.
+        let mut candidates = false;
+        for &(date, rank, close) in series.up_to(d).iter().rev() {
+            if date < earliest {
+                break;
+            }
+            candidates = true;
+            let Some(currency) = rank.currency() else {
+                continue;
+            };
+            if let Some((close_eur, fx)) = rates.to_eur(close, currency, d)? {
+                return Ok(PriceLookup::Found {
+                    close_eur,
+                    price: PriceDetail {
+                        price: close,
+                        currency,
+                        date,
+                    },
+                    fx,
+                });
+            }
+        }
+        Ok(if candidates {
+            PriceLookup::MissingFxRate
+        } else {
+            PriceLookup::MissingPrice
+        })
+    }
+
+    /// Whether the table holds no price.
+    pub fn is_empty(&self) -> bool {
+        self.assets.is_empty()
+    }
+}
+
+/// The rate and price stores together.
+#[derive(Clone, Debug, Default)]
+pub struct Market {
+    /// ECB rates.
+    pub rates: RateTable,
+    /// Daily crypto prices.
+    pub prices: PriceTable,
+}
+
+impl Market {
+    /// Builds both tables.
+    pub fn new(
+        rates: impl IntoIterator<Item = RateRow>,
+        prices: impl IntoIterator<Item = PriceRow>,
+    ) -> DomainResult<Self> {
+        Ok(Self {
+            rates: RateTable::new(rates)?,
+            prices: PriceTable::new(prices)?,
+        })
+    }
+
+    /// `rate(currency, date)` of §7.1 (`None` for EUR, which needs no rate).
+    pub fn rate(&self, currency: Asset, date: Date) -> Option<FxDetail> {
+        self.rates.rate(currency, date)
+    }
+
+    /// The price lookup of §7.2 at `date`.
+    pub fn price(&self, asset: Asset, date: Date) -> DomainResult<PriceLookup> {
+        self.prices.lookup(asset, date, &self.rates)
+    }
+}
+
+#[cfg(test)]
+mod tests;

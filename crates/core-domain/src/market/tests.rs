@@ -1,0 +1,185 @@
+use rust_decimal::Decimal;
+
+use super::*;
+
+fn d(text: &str) -> Date {
+    Date::parse_from_str(text, "%Y-%m-%d").unwrap()
+}
+
+fn a(symbol: &str) -> Asset {
+    Asset::new(symbol).unwrap()
+}
+
+fn x(text: &str) -> Decimal {
+    Decimal::from_str_exact(text).unwrap()
+}
+
+fn rates() -> RateTable {
+    RateTable::new([
+        RateRow {
+            currency: a("USD"),
+            date: d("2023-04-06"),
+            rate: x("1.0915"),
+        },
+        RateRow {
+            currency: a("USD"),
+            date: d("2023-04-11"),
+            rate: x("1.0904"),
+        },
+        RateRow {
+            currency: a("USD"),
+            date: d("2023-12-29"),
+            rate: x("1.1050"),
+        },
+        RateRow {
+            currency: a("GBP"),
+            date: d("2023-04-06"),
+            rate: x("0.8765"),
+        },
+    ])
+    .unwrap()
+}
+
+#[test]
+fn rate_lookup_carries_back_without_age_limit_and_records_the_date() {
+    let table = rates();
+    let easter = table.rate(a("USD"), d("2023-04-09")).unwrap();
+    assert_eq!(
+        (easter.rate, easter.rate_date),
+        (x("1.0915"), d("2023-04-06"))
+    );
+    let year_end = table.rate(a("USD"), d("2023-12-31")).unwrap();
+    assert_eq!(
+        crate::num::format(year_end.rate, crate::num::OutputClass::Rate),
+        "1.105"
+    );
+    assert_eq!(year_end.rate_date, d("2023-12-29"));
+    assert!(table.rate(a("USD"), d("2023-04-05")).is_none());
+    assert!(table.rate(a("JPY"), d("2023-04-09")).is_none());
+    assert_eq!(
+        table.to_eur(x("10"), a("EUR"), d("1999-01-01")).unwrap(),
+        Some((x("10"), None))
+    );
+    assert_eq!(
+        table.to_eur(x("10"), a("JPY"), d("2023-04-09")).unwrap(),
+        None
+    );
+}
+
+#[test]
+fn price_candidates_newest_first_then_eur_usd_alphabetical() {
+    let prices = PriceTable::new([
+        PriceRow {
+            asset: a("ETH"),
+            date: d("2023-04-08"),
+            close: x("1700"),
+            currency: a("GBP"),
+        },
+        PriceRow {
+            asset: a("ETH"),
+            date: d("2023-04-08"),
+            close: x("1900"),
+            currency: a("USD"),
+        },
+        PriceRow {
+            asset: a("ETH"),
+            date: d("2023-04-07"),
+            close: x("1750"),
+            currency: a("EUR"),
+        },
+        PriceRow {
+            asset: a("XYZ"),
+            date: d("2023-04-01"),
+            close: x("1"),
+            currency: a("EUR"),
+        },
+        PriceRow {
+            asset: a("JJJ"),
+            date: d("2023-04-09"),
+            close: x("1"),
+            currency: a("JPY"),
+        },
+    ])
+    .unwrap();
+    let table = rates();
+    // 04-08 is newer than the EUR row of 04-07; USD comes before GBP; the rate of the
+    // operation's date (04-09 → 1.0915 of 04-06) converts.
+    match prices.lookup(a("ETH"), d("2023-04-09"), &table).unwrap() {
+        PriceLookup::Found { price, fx, .. } => {
+            assert_eq!(price.currency, a("USD"));
+            assert_eq!(price.date, d("2023-04-08"));
+            assert_eq!(fx.unwrap().rate_date, d("2023-04-06"));
+        }
+        other => panic!("{other:?}"),
+    }
+    // Exactly 7 days back is inside the window, 8 is outside.
+    assert!(matches!(
+        prices.lookup(a("XYZ"), d("2023-04-08"), &table).unwrap(),
+        PriceLookup::Found { .. }
+    ));
+    assert_eq!(
+        prices.lookup(a("XYZ"), d("2023-04-09"), &table).unwrap(),
+        PriceLookup::MissingPrice
+    );
+    assert_eq!(
+        prices.lookup(a("JJJ"), d("2023-04-09"), &table).unwrap(),
+        PriceLookup::MissingFxRate
+    );
+    assert_eq!(
+        prices.lookup(a("NOPE"), d("2023-04-09"), &table).unwrap(),
+        PriceLookup::MissingPrice
+    );
+    // A price dated after d is never a candidate.
+    assert_eq!(
+        prices.lookup(a("XYZ"), d("2023-03-31"), &table).unwrap(),
+        PriceLookup::MissingPrice
+    );
+}
+
+#[test]
+fn tables_refuse_bad_rows() {
+    assert!(
+        RateTable::new([RateRow {
+            currency: a("USD"),
+            date: d("2023-01-01"),
+            rate: x("0")
+        }])
+        .is_err()
+    );
+    assert!(
+        PriceTable::new([PriceRow {
+            asset: a("BTC"),
+            date: d("2023-01-01"),
+            close: x("1"),
+            currency: a("USDT")
+        }])
+        .is_err()
+    );
+}
+
+#[test]
+fn sparse_series_over_centuries_still_answer() {
+    let prices = PriceTable::new([
+        PriceRow {
+            asset: a("OLD"),
+            date: d("1700-01-01"),
+            close: x("1"),
+            currency: a("EUR"),
+        },
+        PriceRow {
+            asset: a("OLD"),
+            date: d("2023-04-08"),
+            close: x("2"),
+            currency: a("EUR"),
+        },
+    ])
+    .unwrap();
+    match prices.lookup(a("OLD"), d("2023-04-09"), &rates()).unwrap() {
+        PriceLookup::Found { close_eur, .. } => assert_eq!(close_eur, x("2")),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        prices.lookup(a("OLD"), d("1800-01-01"), &rates()).unwrap(),
+        PriceLookup::MissingPrice
+    );
+}

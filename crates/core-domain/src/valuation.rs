@@ -1,0 +1,387 @@
+//! Valuation of operations in EUR (`domain.md` §7.3, §7.4).
+//!
+//! Every value the engine needs is determined here, before and independently of matching: the
+//! consideration of a principal, the two legs of a swap, a fee, a fiat income. Each value is
+//! rounded half-up to cents once, after any multiplication and conversion.
+
+use rust_decimal::Decimal;
+use shared_types::{QualityFlag, SpotTxType};
+
+use crate::asset::Asset;
+use crate::engine::{EffectiveRow, FlagSet, Provenance, Valued};
+use crate::error::DomainResult;
+use crate::ledger::{AssetAmount, StatedAmount, TxType};
+use crate::market::{Market, PriceLookup};
+use crate::num;
+use crate::time::Date;
+
+/// A value with the flags its determination raised: `CURRENCY_MISMATCH` when a non-fiat
+/// statement was skipped, and the blocking flag of an unknown value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Value {
+    /// The value.
+    pub valued: Valued,
+    /// Flags raised while determining it.
+    pub flags: FlagSet,
+}
+
+impl Value {
+    fn new(valued: Valued, mut flags: FlagSet) -> Self {
+        if let Valued::Unknown { flag } = valued {
+            flags.insert(flag);
+        }
+        Self { valued, flags }
+    }
+
+    /// The known EUR amount.
+    pub fn amount(&self) -> Option<Decimal> {
+        self.valued.amount()
+    }
+
+    /// A known stated zero (the value of a FORK).
+    pub fn stated_zero() -> Self {
+        Self::new(
+            Valued::Known {
+                amount: Decimal::ZERO,
+                provenance: Provenance::Stated,
+                fx: None,
+                price: None,
+            },
+            FlagSet::EMPTY,
+        )
+    }
+}
+
+/// The values a row needs (`domain.md` §7.3); `None` where the row type needs none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowValues {
+    /// Consideration of the principal (BUY, SELL, SPEND, FEE with a crypto `out`, income types,
+    /// FORK's fixed zero).
+    pub principal: Option<Value>,
+    /// SWAP given leg.
+    pub given: Option<Value>,
+    /// SWAP received leg.
+    pub received: Option<Value>,
+    /// The fee's EUR value (signed for a fiat rebate), when the fee has an effect: every
+    /// non-zero crypto fee, and a non-zero fiat fee on BUY, SELL, SPEND and SWAP.
+    pub fee: Option<Value>,
+}
+
+/// Values every value `row` needs at its fiscal date `date`.
+pub fn value_row(row: &EffectiveRow, date: Date, market: &Market) -> DomainResult<RowValues> {
+    let TxType::Spot(tx_type) = row.row.tx_type else {
+        return Ok(RowValues::default());
+    };
+    let spot = &row.row;
+    let mut values = RowValues::default();
+    match tx_type {
+        SpotTxType::Buy => {
+            if let Some(inflow) = spot.inflow {
+                let fiat_leg = spot.outflow.filter(|o| o.asset.is_fiat());
+                values.principal = Some(consideration(row, inflow, fiat_leg, date, market)?);
+            }
+        }
+        SpotTxType::Sell => {
+            if let Some(outflow) = spot.outflow {
+                let fiat_leg = spot.inflow.filter(|i| i.asset.is_fiat());
+                values.principal = Some(consideration(row, outflow, fiat_leg, date, market)?);
+            }
+        }
+        SpotTxType::Spend => {
+            if let Some(outflow) = spot.outflow {
+                values.principal = Some(consideration(row, outflow, None, date, market)?);
+            }
+        }
+        SpotTxType::Fee => {
+            if let Some(outflow) = spot.outflow.filter(|o| o.asset.is_crypto()) {
+                values.principal = Some(consideration(row, outflow, None, date, market)?);
+            }
+        }
+        SpotTxType::Staking
+        | SpotTxType::Airdrop
+        | SpotTxType::Mining
+        | SpotTxType::Reward
+        | SpotTxType::Promotion => {
+            if let Some(inflow) = spot.inflow {
+                values.principal = Some(if inflow.asset.is_fiat() {
+                    fiat_income(row, inflow, date, market)?
+                } else {
+                    consideration(row, inflow, None, date, market)?
+                });
+            }
+        }
+        SpotTxType::Fork => values.principal = Some(Value::stated_zero()),
+        SpotTxType::Swap => {
+            if let (Some(inflow), Some(outflow)) = (spot.inflow, spot.outflow) {
+                values.given = Some(swap_given(row, outflow, date, market)?);
+                values.received = Some(swap_received(row, inflow, date, market)?);
+            }
+        }
+        SpotTxType::Deposit
+        | SpotTxType::Withdrawal
+        | SpotTxType::TransferIn
+        | SpotTxType::TransferOut
+        | SpotTxType::MigrationSwap => {}
+    }
+    values.fee = fee_value(row, tx_type, date, market)?;
+    Ok(values)
+}
+
+/// Consideration of the principal: edited value → edited price × quantity → fiat leg → stated
+/// value → stated price × quantity → market value.
+fn consideration(
+    row: &EffectiveRow,
+    principal: AssetAmount,
+    fiat_leg: Option<AssetAmount>,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Value> {
+    let mut flags = FlagSet::EMPTY;
+    let quantity = principal.quantity;
+    let sources = [
+        row.edited_value.map(|s| (s, None, Provenance::Manual)),
+        row.edited_price
+            .map(|s| (s, Some(quantity), Provenance::Manual)),
+        fiat_leg.map(|leg| {
+            (
+                StatedAmount {
+                    amount: leg.quantity,
+                    currency: leg.asset,
+                },
+                None,
+                Provenance::Stated,
+            )
+        }),
+        row.row.stated_value.map(|s| (s, None, Provenance::Stated)),
+        row.row
+            .stated_price
+            .map(|s| (s, Some(quantity), Provenance::Stated)),
+    ];
+    for (statement, multiplier, provenance) in sources.into_iter().flatten() {
+        if let Some(valued) =
+            statement_value(statement, multiplier, provenance, date, market, &mut flags)?
+        {
+            return Ok(Value::new(valued, flags));
+        }
+    }
+    Ok(Value::new(market_value(principal, date, market)?, flags))
+}
+
+/// SWAP given leg: edited value → edited price × `out` → stated value → stated price × `out` →
+/// market value of `out`.
+fn swap_given(
+    row: &EffectiveRow,
+    outflow: AssetAmount,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Value> {
+    let mut flags = FlagSet::EMPTY;
+    let quantity = outflow.quantity;
+    let sources = [
+        row.edited_value.map(|s| (s, None, Provenance::Manual)),
+        row.edited_price
+            .map(|s| (s, Some(quantity), Provenance::Manual)),
+        row.row.stated_value.map(|s| (s, None, Provenance::Stated)),
+        row.row
+            .stated_price
+            .map(|s| (s, Some(quantity), Provenance::Stated)),
+    ];
+    for (statement, multiplier, provenance) in sources.into_iter().flatten() {
+        if let Some(valued) =
+            statement_value(statement, multiplier, provenance, date, market, &mut flags)?
+        {
+            return Ok(Value::new(valued, flags));
+        }
+    }
+    Ok(Value::new(market_value(outflow, date, market)?, flags))
+}
+
+/// SWAP received leg: edited value → stated value → market value of `in`.
+fn swap_received(
+    row: &EffectiveRow,
+    inflow: AssetAmount,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Value> {
+    let mut flags = FlagSet::EMPTY;
+    let sources = [
+        row.edited_value.map(|s| (s, Provenance::Manual)),
+        row.row.stated_value.map(|s| (s, Provenance::Stated)),
+    ];
+    for (statement, provenance) in sources.into_iter().flatten() {
+        if let Some(valued) =
+            statement_value(statement, None, provenance, date, market, &mut flags)?
+        {
+            return Ok(Value::new(valued, flags));
+        }
+    }
+    Ok(Value::new(market_value(inflow, date, market)?, flags))
+}
+
+/// REWARD or PROMOTION with a fiat `in`: edited value → its amount (converted if not EUR).
+fn fiat_income(
+    row: &EffectiveRow,
+    inflow: AssetAmount,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Value> {
+    let mut flags = FlagSet::EMPTY;
+    if let Some(edited) = row.edited_value
+        && let Some(valued) =
+            statement_value(edited, None, Provenance::Manual, date, market, &mut flags)?
+    {
+        return Ok(Value::new(valued, flags));
+    }
+    let amount = StatedAmount {
+        amount: inflow.quantity,
+        currency: inflow.asset,
+    };
+    let valued = statement_value(amount, None, Provenance::Stated, date, market, &mut flags)?
+        .unwrap_or(Valued::Unknown {
+            flag: QualityFlag::MissingFxRate,
+        });
+    Ok(Value::new(valued, flags))
+}
+
+/// The fee's value, when the fee has an effect on this row type (`domain.md` §8.4).
+fn fee_value(
+    row: &EffectiveRow,
+    tx_type: SpotTxType,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Option<Value>> {
+    let Some(fee) = row.row.fee else {
+        return Ok(None);
+    };
+    if fee.quantity.is_zero() {
+        return Ok(None);
+    }
+    let mut flags = FlagSet::EMPTY;
+    if fee.asset.is_fiat() {
+        let fiat_fee_counts = matches!(
+            tx_type,
+            SpotTxType::Buy | SpotTxType::Sell | SpotTxType::Spend | SpotTxType::Swap
+        );
+        if !fiat_fee_counts {
+            return Ok(None);
+        }
+        let amount = StatedAmount {
+            amount: fee.quantity,
+            currency: fee.asset,
+        };
+        let valued = statement_value(amount, None, Provenance::Stated, date, market, &mut flags)?
+            .unwrap_or(Valued::Unknown {
+                flag: QualityFlag::MissingFxRate,
+            });
+        return Ok(Some(Value::new(valued, flags)));
+    }
+    let sources = [
+        row.edited_fee_value.map(|s| (s, Provenance::Manual)),
+        row.row.stated_fee_value.map(|s| (s, Provenance::Stated)),
+    ];
+    for (statement, provenance) in sources.into_iter().flatten() {
+        if let Some(valued) =
+            statement_value(statement, None, provenance, date, market, &mut flags)?
+        {
+            return Ok(Some(Value::new(valued, flags)));
+        }
+    }
+    let fee_amount = AssetAmount {
+        asset: fee.asset,
+        quantity: fee.quantity,
+    };
+    Ok(Some(Value::new(
+        market_value(fee_amount, date, market)?,
+        flags,
+    )))
+}
+
+/// A fiat statement (amount, or unit price × `multiplier`) in EUR. A non-fiat currency is not a
+/// statement: it is skipped (`Ok(None)`) and raises `CURRENCY_MISMATCH`. A missing rate makes
+/// the value unknown and stops the search (a statement is never replaced by a market price).
+fn statement_value(
+    statement: StatedAmount,
+    multiplier: Option<Decimal>,
+    provenance: Provenance,
+    date: Date,
+    market: &Market,
+    flags: &mut FlagSet,
+) -> DomainResult<Option<Valued>> {
+    if !statement.currency.is_fiat() {
+        flags.insert(QualityFlag::CurrencyMismatch);
+        return Ok(None);
+    }
+    let amount = match multiplier {
+        Some(quantity) => num::mul(statement.amount, quantity, "stated price × quantity")?,
+        None => statement.amount,
+    };
+    Ok(Some(
+        match market.rates.to_eur(amount, statement.currency, date)? {
+            Some((eur, fx)) => Valued::Known {
+                amount: num::to_cents(eur),
+                provenance,
+                fx,
+                price: None,
+            },
+            None => Valued::Unknown {
+                flag: QualityFlag::MissingFxRate,
+            },
+        },
+    ))
+}
+
+/// `round_half_up(quantity × close [÷ rate], 2)` from the price lookup of §7.2.
+pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainResult<Valued> {
+    Ok(match market.price(amount.asset, date)? {
+        PriceLookup::Found { price, fx, .. } => {
+            let native = num::mul(amount.quantity, price.price, "market value")?;
+            let eur = match fx {
+                Some(fx) => num::div(native, fx.rate, "market value conversion")?,
+                None => native,
+            };
+            Valued::Known {
+                amount: num::to_cents(eur),
+                provenance: if fx.is_some() {
+                    Provenance::MarketConverted
+                } else {
+                    Provenance::Market
+                },
+                fx,
+                price: Some(price),
+            }
+        }
+        PriceLookup::MissingFxRate => Valued::Unknown {
+            flag: QualityFlag::MissingFxRate,
+        },
+        PriceLookup::MissingPrice => Valued::Unknown {
+            flag: QualityFlag::MissingPrice,
+        },
+    })
+}
+
+/// The EUR value of `quantity` units of any asset (fiat through §7.1, crypto through §7.2),
+/// exact (not rounded): used by the derivative results of §5. `Err(flag)` when it fails.
+pub fn to_eur_exact(
+    quantity: Decimal,
+    asset: Asset,
+    date: Date,
+    market: &Market,
+) -> DomainResult<Result<Decimal, QualityFlag>> {
+    if asset.is_fiat() {
+        return Ok(match market.rates.to_eur(quantity, asset, date)? {
+            Some((eur, _)) => Ok(eur),
+            None => Err(QualityFlag::MissingFxRate),
+        });
+    }
+    Ok(match market.price(asset, date)? {
+        PriceLookup::Found { price, fx, .. } => {
+            let native = num::mul(quantity, price.price, "derivative conversion")?;
+            Ok(match fx {
+                Some(fx) => num::div(native, fx.rate, "derivative conversion")?,
+                None => native,
+            })
+        }
+        PriceLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
+        PriceLookup::MissingPrice => Err(QualityFlag::MissingPrice),
+    })
+}

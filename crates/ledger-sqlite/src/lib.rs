@@ -1,0 +1,116 @@
+//! The embedded SQLite ledger of cartera: schema, migrations and the storage ports.
+//!
+//! [`SqliteLedger`] implements every port of `use_cases::ports` over one SQLite file (bundled
+//! SQLite, WAL journal, STRICT tables). The schema is versioned through `user_version` and
+//! migrated on open, one transaction per migration. Amounts are stored as exact decimal text,
+//! never as REAL; instants as integer nanoseconds; assets and accounts as integer ids, so a
+//! million rows load in well under a second. Every write is one transaction and bumps the
+//! ledger version when it changes what reports read. [`ReadOnlyLedger`] opens the file with
+//! `SQLITE_OPEN_READ_ONLY` and implements the read ports only: the AI surface gets that.
+
+mod codec;
+mod error;
+mod read;
+mod schema;
+mod write;
+
+use std::path::Path;
+
+use rusqlite::{Connection, OpenFlags};
+use use_cases::PortResult;
+
+use crate::error::map_err;
+
+pub use schema::SCHEMA_VERSION;
+
+/// A ledger store over one SQLite file.
+#[derive(Debug)]
+pub struct SqliteLedger {
+    conn: Connection,
+}
+
+impl SqliteLedger {
+    /// Opens (creating when absent) a ledger for reading and writing, migrating its schema.
+    pub fn open(path: impl AsRef<Path>) -> PortResult<Self> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
+        Self::init_writable(conn)
+    }
+
+    /// An in-memory ledger (tests, dry experiments).
+    pub fn open_in_memory() -> PortResult<Self> {
+        let conn = Connection::open_in_memory().map_err(map_err)?;
+        Self::init_writable(conn)
+    }
+
+    /// Opens an existing ledger with `SQLITE_OPEN_READ_ONLY`: reads work, every write fails
+    /// with `PortError::ReadOnly`. Prefer [`ReadOnlyLedger`], which has no write methods.
+    pub fn open_read_only(path: impl AsRef<Path>) -> PortResult<Self> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
+        configure(&conn, false)?;
+        schema::check_read_only(&conn)?;
+        Ok(Self { conn })
+    }
+
+    fn init_writable(mut conn: Connection) -> PortResult<Self> {
+        configure(&conn, true)?;
+        schema::migrate(&mut conn)?;
+        Ok(Self { conn })
+    }
+
+    /// The schema version of the open file.
+    pub fn schema_version(&self) -> PortResult<i64> {
+        self.conn
+            .query_row("PRAGMA user_version", [], |row| row.get(0))
+            .map_err(map_err)
+    }
+}
+
+/// The page cache (negative: KiB): 64 MiB.
+const DEFAULT_CACHE_KIB: i64 = -65_536;
+
+fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
+    conn.busy_timeout(std::time::Duration::from_secs(5))
+        .map_err(map_err)?;
+    if writable {
+        // 8 KiB pages: shallower B-trees for the row-key index (only effective on a new file).
+        conn.pragma_update(None, "page_size", 8192)
+            .map_err(map_err)?;
+        // Foreign keys stay declared but unenforced (SQLite's default): every reference is
+        // written by this crate inside the transaction that creates its target, and the check
+        // would cost two B-tree probes per imported row.
+        // WAL: readers (the MCP server) never block the importer and vice versa; NORMAL
+        // synchronous is crash-safe in WAL mode (a crash loses no committed-and-synced data
+        // and never leaves a partial transaction).
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(map_err)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")
+            .map_err(map_err)?;
+    }
+    conn.pragma_update(None, "temp_store", "MEMORY")
+        .map_err(map_err)?;
+    // 64 MiB of page cache: a 1M-row ledger's hot tables fit, so loads and bulk inserts stay in
+    // memory.
+    conn.pragma_update(None, "cache_size", DEFAULT_CACHE_KIB)
+        .map_err(map_err)?;
+    // Memory-mapped reads spare a copy per page on the ledger load.
+    conn.pragma_update(None, "mmap_size", 1_i64 << 30)
+        .map_err(map_err)?;
+    Ok(())
+}
+
+/// A ledger opened with `SQLITE_OPEN_READ_ONLY` that implements only the read ports.
+#[derive(Debug)]
+pub struct ReadOnlyLedger {
+    inner: SqliteLedger,
+}
+
+impl ReadOnlyLedger {
+    /// Opens an existing ledger read-only.
+    pub fn open(path: impl AsRef<Path>) -> PortResult<Self> {
+        SqliteLedger::open_read_only(path).map(|inner| Self { inner })
+    }
+}

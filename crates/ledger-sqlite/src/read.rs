@@ -1,0 +1,717 @@
+//! The read ports.
+
+use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
+use core_domain::{
+    Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, SpotRow, StatedAmount,
+    TxType,
+};
+use rusqlite::Connection;
+use rusqlite::types::ValueRef;
+use shared_types::{CustodyKind, FuturesKind};
+use use_cases::PortResult;
+use use_cases::ports::{
+    ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore, RateRow,
+    RateStore, RowDetail, SettingKey, SettingsStore,
+};
+
+use crate::codec::{
+    AssetTable, SEP, StoredKey, UNKNOWN_TX_TYPE, date_of, day_of, decimal_col, int_col, key_col,
+    opt_decimal_col, opt_int_col, opt_text_col, parse_lines, spot_type_of, text_col,
+};
+use crate::error::{corrupt, map_err};
+use crate::{ReadOnlyLedger, SqliteLedger};
+
+pub(crate) fn ledger_version(conn: &Connection) -> PortResult<u64> {
+    meta_value(conn, "ledger_version")
+}
+
+pub(crate) fn meta_value(conn: &Connection, key: &str) -> PortResult<u64> {
+    let value: i64 = conn
+        .prepare_cached("SELECT value FROM meta WHERE key = ?1")
+        .and_then(|mut s| s.query_row([key], |row| row.get(0)))
+        .map_err(map_err)?;
+    u64::try_from(value).map_err(|e| corrupt(key, e))
+}
+
+fn account_id(id: i64) -> PortResult<AccountId> {
+    u32::try_from(id)
+        .map(AccountId)
+        .map_err(|e| corrupt("account id", e))
+}
+
+fn seq_of(value: i64) -> PortResult<u64> {
+    u64::try_from(value).map_err(|e| corrupt("seq", e))
+}
+
+fn accounts(conn: &Connection) -> PortResult<Vec<Account>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT id, name, parent_id, custody_kind, country FROM accounts ORDER BY id",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let kind = text_col(row.get_ref_unwrap(3), "custody kind")?;
+        out.push(Account {
+            id: account_id(int_col(row.get_ref_unwrap(0), "account id")?)?,
+            name: text_col(row.get_ref_unwrap(1), "account name")?,
+            parent_id: opt_int_col(row.get_ref_unwrap(2), "parent id")?
+                .map(account_id)
+                .transpose()?,
+            custody_kind: CustodyKind::parse(&kind)
+                .ok_or_else(|| corrupt("custody kind", &kind))?,
+            country: opt_text_col(row.get_ref_unwrap(4), "country")?,
+        });
+    }
+    Ok(out)
+}
+
+fn side(
+    assets: &AssetTable,
+    asset: ValueRef<'_>,
+    quantity: ValueRef<'_>,
+    what: &str,
+) -> PortResult<Option<(Asset, rust_decimal::Decimal)>> {
+    match (opt_int_col(asset, what)?, opt_decimal_col(quantity, what)?) {
+        (Some(id), Some(q)) => Ok(Some((assets.get(id)?, q))),
+        (None, None) => Ok(None),
+        _ => Err(corrupt(
+            what,
+            "asset and amount must both be set or both be empty",
+        )),
+    }
+}
+
+fn stated(
+    assets: &AssetTable,
+    amount: ValueRef<'_>,
+    currency: ValueRef<'_>,
+    what: &str,
+) -> PortResult<Option<StatedAmount>> {
+    Ok(side(assets, currency, amount, what)?
+        .map(|(currency, amount)| StatedAmount { amount, currency }))
+}
+
+const SPOT_COLUMNS: &str = "seq, row_key, account_id, tx_type, unknown_label, instant, \
+     in_asset, in_qty, out_asset, out_qty, fee_asset, fee_qty, sv_amount, sv_ccy, \
+     sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id";
+
+fn spot_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<SpotRow>> {
+    let count = table_count(conn, "SELECT count(*) FROM spot_rows")?;
+    // Table order is seq order, which is ledger order unless an import added older rows
+    // (see the schema on why there is no ordering index).
+    let sql = format!("SELECT {SPOT_COLUMNS} FROM spot_rows");
+    let mut statement = conn.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let v = |i: usize| row.get_ref_unwrap(i);
+        let code = int_col(v(3), "tx_type")?;
+        let tx_type = if code == UNKNOWN_TX_TYPE {
+            TxType::Unknown {
+                source_label: opt_text_col(v(4), "unknown label")?.unwrap_or_default(),
+            }
+        } else {
+            TxType::Spot(spot_type_of(code)?)
+        };
+        out.push(SpotRow {
+            seq: seq_of(int_col(v(0), "seq")?)?,
+            row_key: key_col(v(1))?,
+            account_id: account_id(int_col(v(2), "account id")?)?,
+            tx_type,
+            instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
+            inflow: side(assets, v(6), v(7), "in")?
+                .map(|(asset, quantity)| AssetAmount { asset, quantity }),
+            outflow: side(assets, v(8), v(9), "out")?
+                .map(|(asset, quantity)| AssetAmount { asset, quantity }),
+            fee: side(assets, v(10), v(11), "fee")?
+                .map(|(asset, quantity)| Fee { asset, quantity }),
+            stated_value: stated(assets, v(12), v(13), "stated value")?,
+            stated_price: stated(assets, v(14), v(15), "stated price")?,
+            stated_fee_value: stated(assets, v(16), v(17), "stated fee value")?,
+            transfer_group_id: opt_text_col(v(18), "group id")?,
+        });
+    }
+    if !out.is_sorted_by_key(|r| (r.instant, r.seq)) {
+        out.sort_unstable_by_key(|r| (r.instant, r.seq));
+    }
+    Ok(out)
+}
+
+fn table_count(conn: &Connection, sql: &str) -> PortResult<u64> {
+    let n: i64 = conn
+        .prepare_cached(sql)
+        .and_then(|mut s| s.query_row([], |row| row.get(0)))
+        .map_err(map_err)?;
+    u64::try_from(n).map_err(|e| corrupt("count", e))
+}
+
+fn futures_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<FuturesRow>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT seq, row_key, account_id, kind, contract, instant, settlement_asset, \
+             realized_pnl, funding, fee_asset, fee FROM futures_rows ORDER BY instant, seq",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let v = |i: usize| row.get_ref_unwrap(i);
+        let kind = text_col(v(3), "futures kind")?;
+        out.push(FuturesRow {
+            seq: seq_of(int_col(v(0), "seq")?)?,
+            row_key: key_col(v(1))?,
+            account_id: account_id(int_col(v(2), "account id")?)?,
+            kind: FuturesKind::parse(&kind).ok_or_else(|| corrupt("futures kind", &kind))?,
+            contract: text_col(v(4), "contract")?,
+            instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
+            settlement_asset: assets.get(int_col(v(6), "settlement asset")?)?,
+            realized_pnl: opt_decimal_col(v(7), "realized pnl")?.unwrap_or_default(),
+            funding: opt_decimal_col(v(8), "funding")?.unwrap_or_default(),
+            fee_asset: assets.opt(opt_int_col(v(9), "fee asset")?)?,
+            fee: opt_decimal_col(v(10), "fee")?.unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+fn value_edit(
+    assets: &AssetTable,
+    kind: ValueRef<'_>,
+    amount: ValueRef<'_>,
+    currency: ValueRef<'_>,
+    what: &str,
+) -> PortResult<ValueEdit> {
+    match int_col(kind, what)? {
+        0 => Ok(ValueEdit::Unchanged),
+        1 => {
+            let set = stated(assets, amount, currency, what)?
+                .ok_or_else(|| corrupt(what, "set without a value"))?;
+            Ok(ValueEdit::Set {
+                amount: set.amount,
+                currency: set.currency,
+            })
+        }
+        2 => Ok(ValueEdit::Clear),
+        other => Err(corrupt(what, format!("unknown edit code {other}"))),
+    }
+}
+
+fn overrides(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<RowOverride>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT row_key, tx_type, instant, in_qty, out_qty, fee_edit, fee_asset, fee_qty, \
+             value_edit, value_amount, value_ccy, price_edit, price_amount, price_ccy, \
+             fee_value_edit, fee_value_amount, fee_value_ccy, excluded \
+             FROM overrides ORDER BY row_key",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let v = |i: usize| row.get_ref_unwrap(i);
+        let fee = match int_col(v(5), "fee edit")? {
+            0 => FeeEdit::Unchanged,
+            1 => FeeEdit::None,
+            2 => {
+                let (asset, quantity) = side(assets, v(6), v(7), "fee edit")?
+                    .ok_or_else(|| corrupt("fee edit", "charged without a fee"))?;
+                FeeEdit::Charged { asset, quantity }
+            }
+            other => return Err(corrupt("fee edit", format!("unknown code {other}"))),
+        };
+        out.push(RowOverride {
+            row_key: text_col(v(0), "row key")?,
+            tx_type: opt_int_col(v(1), "tx type edit")?
+                .map(spot_type_of)
+                .transpose()?,
+            instant: opt_int_col(v(2), "instant edit")?.map(Instant::from_unix_nanos),
+            in_quantity: opt_decimal_col(v(3), "in quantity edit")?,
+            out_quantity: opt_decimal_col(v(4), "out quantity edit")?,
+            fee,
+            edited_value: value_edit(assets, v(8), v(9), v(10), "value edit")?,
+            edited_price: value_edit(assets, v(11), v(12), v(13), "price edit")?,
+            edited_fee_value: value_edit(assets, v(14), v(15), v(16), "fee value edit")?,
+            excluded: int_col(v(17), "excluded")? != 0,
+        });
+    }
+    Ok(out)
+}
+
+fn override_notes(conn: &Connection) -> PortResult<Vec<(String, String)>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT row_key, note FROM overrides WHERE note IS NOT NULL ORDER BY row_key",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push((
+            text_col(row.get_ref_unwrap(0), "row key")?,
+            text_col(row.get_ref_unwrap(1), "override note")?,
+        ));
+    }
+    Ok(out)
+}
+
+fn custody_links(conn: &Connection) -> PortResult<Vec<CustodyLink>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT row_key, kind, in_row_key, counterparty FROM custody_links ORDER BY row_key",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let v = |i: usize| row.get_ref_unwrap(i);
+        let row_key = text_col(v(0), "link row key")?;
+        let link = match int_col(v(1), "link kind")? {
+            0 => CustodyLink::Link {
+                out_row_key: row_key,
+                in_row_key: text_col(v(2), "link in row key")?,
+            },
+            1 => CustodyLink::Counterparty {
+                row_key,
+                counterparty: match opt_int_col(v(3), "counterparty")? {
+                    Some(id) => Counterparty::Account(account_id(id)?),
+                    None => Counterparty::OwnWallet,
+                },
+            },
+            other => return Err(corrupt("link kind", format!("unknown code {other}"))),
+        };
+        out.push(link);
+    }
+    Ok(out)
+}
+
+fn row_detail(conn: &Connection, row_key: &str) -> PortResult<Option<RowDetail>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT r.seq, r.import_id, l.file_name, r.source_lines, r.source_ref, r.note, \
+                    r.content_key, r.trade_price, r.realized_pnl IS NOT NULL, r.funding IS NOT NULL \
+             FROM (SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                          NULL AS trade_price, NULL AS realized_pnl, NULL AS funding \
+                   FROM spot_rows WHERE row_key = ?1 \
+                   UNION ALL \
+                   SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                          trade_price, realized_pnl, funding \
+                   FROM futures_rows WHERE row_key = ?1) AS r \
+             JOIN import_log l ON l.id = r.import_id",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement
+        .query([StoredKey::new(row_key)])
+        .map_err(map_err)?;
+    let Some(row) = rows.next().map_err(map_err)? else {
+        return Ok(None);
+    };
+    let v = |i: usize| row.get_ref_unwrap(i);
+    Ok(Some(RowDetail {
+        row_key: row_key.to_owned(),
+        seq: seq_of(int_col(v(0), "seq")?)?,
+        import_id: int_col(v(1), "import id")?,
+        file_name: text_col(v(2), "file name")?,
+        source_lines: parse_lines(&text_col(v(3), "source lines")?)?,
+        source_ref: opt_text_col(v(4), "source ref")?,
+        note: opt_text_col(v(5), "note")?,
+        content_key: opt_text_col(v(6), "content key")?,
+        trade_price: opt_decimal_col(v(7), "trade price")?,
+        realized_pnl_stated: int_col(v(8), "realized pnl stated")? != 0,
+        funding_stated: int_col(v(9), "funding stated")? != 0,
+    }))
+}
+
+fn split_list(text: &str) -> Vec<String> {
+    if text.is_empty() {
+        Vec::new()
+    } else {
+        text.split(SEP).map(str::to_owned).collect()
+    }
+}
+
+fn count_of(value: ValueRef<'_>, what: &str) -> PortResult<u64> {
+    u64::try_from(int_col(value, what)?).map_err(|e| corrupt(what, e))
+}
+
+fn import_log(conn: &Connection) -> PortResult<Vec<ImportLogEntry>> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT id, imported_at, file_name, file_sha256, format, layout, options, rows_read, \
+             skipped, invalid, warnings, added, duplicates, replaced FROM import_log ORDER BY id",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        let v = |i: usize| row.get_ref_unwrap(i);
+        let mut skipped = Vec::new();
+        for entry in split_list(&text_col(v(8), "skipped")?) {
+            let (reason, count) = entry
+                .split_once('=')
+                .ok_or_else(|| corrupt("skipped", &entry))?;
+            let count = count.parse().map_err(|e| corrupt("skipped", e))?;
+            skipped.push((reason.to_owned(), count));
+        }
+        out.push(ImportLogEntry {
+            id: int_col(v(0), "import id")?,
+            log: NewImportLog {
+                imported_at: Instant::from_unix_nanos(int_col(v(1), "imported at")?),
+                file_name: text_col(v(2), "file name")?,
+                file_sha256: text_col(v(3), "file sha256")?,
+                format: text_col(v(4), "format")?,
+                layout: opt_text_col(v(5), "layout")?,
+                options: split_list(&text_col(v(6), "options")?),
+                rows_read: count_of(v(7), "rows read")?,
+                skipped,
+                invalid: count_of(v(9), "invalid")?,
+                warnings: count_of(v(10), "warnings")?,
+            },
+            added: count_of(v(11), "added")?,
+            duplicates: count_of(v(12), "duplicates")?,
+            replaced: count_of(v(13), "replaced")?,
+        });
+    }
+    Ok(out)
+}
+
+/// Ids of the given symbols that exist in the asset table.
+fn asset_ids(conn: &Connection, assets: &[Asset]) -> PortResult<Vec<(i64, Asset)>> {
+    let mut statement = conn
+        .prepare_cached("SELECT id FROM assets WHERE symbol = ?1")
+        .map_err(map_err)?;
+    let mut out = Vec::new();
+    for asset in assets {
+        let id: Option<i64> = statement
+            .query_row([asset.as_str()], |row| row.get(0))
+            .map(Some)
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                other => Err(other),
+            })
+            .map_err(map_err)?;
+        if let Some(id) = id {
+            out.push((id, *asset));
+        }
+    }
+    out.sort_unstable_by_key(|(_, asset)| *asset);
+    out.dedup_by_key(|(id, _)| *id);
+    Ok(out)
+}
+
+fn rates_where(conn: &Connection, sql: &str, currency_id: Option<i64>) -> PortResult<Vec<RateRow>> {
+    let assets = AssetTable::load(conn)?;
+    let mut statement = conn.prepare_cached(sql).map_err(map_err)?;
+    let mut rows = match currency_id {
+        Some(id) => statement.query([id]),
+        None => statement.query([]),
+    }
+    .map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(RateRow {
+            currency: assets.get(int_col(row.get_ref_unwrap(0), "rate currency")?)?,
+            date: date_of(int_col(row.get_ref_unwrap(1), "rate day")?)?,
+            rate: decimal_col(row.get_ref_unwrap(2), "rate")?,
+        });
+    }
+    // Ids follow first use, not the alphabet.
+    out.sort_by_key(|r| (r.currency, r.date));
+    Ok(out)
+}
+
+fn all_rates(conn: &Connection) -> PortResult<Vec<RateRow>> {
+    rates_where(conn, "SELECT currency_id, day, rate FROM rates", None)
+}
+
+fn rates_for(conn: &Connection, currencies: &[Asset]) -> PortResult<Vec<RateRow>> {
+    let mut out = Vec::new();
+    for (id, _) in asset_ids(conn, currencies)? {
+        out.extend(rates_where(
+            conn,
+            "SELECT currency_id, day, rate FROM rates WHERE currency_id = ?1",
+            Some(id),
+        )?);
+    }
+    out.sort_by_key(|r| (r.currency, r.date));
+    Ok(out)
+}
+
+fn rate_on_or_before(
+    conn: &Connection,
+    currency: Asset,
+    date: Date,
+) -> PortResult<Option<RateRow>> {
+    let Some((id, _)) = asset_ids(conn, &[currency])?.into_iter().next() else {
+        return Ok(None);
+    };
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT day, rate FROM rates WHERE currency_id = ?1 AND day <= ?2 \
+             ORDER BY day DESC LIMIT 1",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query((id, day_of(date))).map_err(map_err)?;
+    let Some(row) = rows.next().map_err(map_err)? else {
+        return Ok(None);
+    };
+    Ok(Some(RateRow {
+        currency,
+        date: date_of(int_col(row.get_ref_unwrap(0), "rate day")?)?,
+        rate: decimal_col(row.get_ref_unwrap(1), "rate")?,
+    }))
+}
+
+fn sort_prices(rows: &mut [PriceRow]) {
+    rows.sort_by_key(|r| (r.asset, r.date, r.currency));
+}
+
+fn price_range(
+    conn: &Connection,
+    assets: &AssetTable,
+    asset_id: i64,
+    from: i64,
+    to: i64,
+    out: &mut Vec<PriceRow>,
+) -> PortResult<()> {
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT day, quote_id, close FROM prices \
+             WHERE asset_id = ?1 AND day BETWEEN ?2 AND ?3",
+        )
+        .map_err(map_err)?;
+    let asset = assets.get(asset_id)?;
+    let mut rows = statement.query((asset_id, from, to)).map_err(map_err)?;
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(PriceRow {
+            asset,
+            date: date_of(int_col(row.get_ref_unwrap(0), "price day")?)?,
+            currency: assets.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
+            close: decimal_col(row.get_ref_unwrap(2), "close")?,
+        });
+    }
+    Ok(())
+}
+
+fn prices_for(
+    conn: &Connection,
+    assets: &[Asset],
+    from: Date,
+    to: Date,
+) -> PortResult<Vec<PriceRow>> {
+    let table = AssetTable::load(conn)?;
+    let mut out = Vec::new();
+    for (id, _) in asset_ids(conn, assets)? {
+        price_range(conn, &table, id, day_of(from), day_of(to), &mut out)?;
+    }
+    sort_prices(&mut out);
+    Ok(out)
+}
+
+/// Days of the §7.2 lookback window before the lookup date.
+const PRICE_WINDOW_DAYS: i64 = 7;
+
+fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
+    let table = AssetTable::load(conn)?;
+    let mut wanted: Vec<(Asset, i64)> = requests
+        .iter()
+        .map(|(asset, date)| (*asset, day_of(*date)))
+        .collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
+    symbols.dedup();
+    let ids = asset_ids(conn, &symbols)?;
+    let mut out = Vec::new();
+    for (id, asset) in ids {
+        // Coalesce the windows of this asset into disjoint day ranges, each queried once.
+        let mut range: Option<(i64, i64)> = None;
+        for (_, day) in wanted.iter().filter(|(a, _)| *a == asset) {
+            let start = day.saturating_sub(PRICE_WINDOW_DAYS);
+            range = match range {
+                Some((from, to)) if start <= to.saturating_add(1) => Some((from, to.max(*day))),
+                Some((from, to)) => {
+                    price_range(conn, &table, id, from, to, &mut out)?;
+                    Some((start, *day))
+                }
+                None => Some((start, *day)),
+            };
+        }
+        if let Some((from, to)) = range {
+            price_range(conn, &table, id, from, to, &mut out)?;
+        }
+    }
+    sort_prices(&mut out);
+    Ok(out)
+}
+
+fn latest_prices(conn: &Connection) -> PortResult<Vec<PriceRow>> {
+    let table = AssetTable::load(conn)?;
+    // SQLite returns the bare `close` of the row that holds the MAX.
+    let mut statement = conn
+        .prepare_cached(
+            "SELECT asset_id, quote_id, MAX(day), close FROM prices GROUP BY asset_id, quote_id",
+        )
+        .map_err(map_err)?;
+    let mut rows = statement.query([]).map_err(map_err)?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(PriceRow {
+            asset: table.get(int_col(row.get_ref_unwrap(0), "price asset")?)?,
+            currency: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
+            date: date_of(int_col(row.get_ref_unwrap(2), "price day")?)?,
+            close: decimal_col(row.get_ref_unwrap(3), "close")?,
+        });
+    }
+    out.sort_by_key(|r| (r.asset, r.currency));
+    Ok(out)
+}
+
+fn setting(conn: &Connection, key: SettingKey) -> PortResult<Option<String>> {
+    let mut statement = conn
+        .prepare_cached("SELECT value FROM settings WHERE key = ?1")
+        .map_err(map_err)?;
+    let mut rows = statement.query([key.as_str()]).map_err(map_err)?;
+    match rows.next().map_err(map_err)? {
+        Some(row) => Ok(Some(text_col(row.get_ref_unwrap(0), "setting value")?)),
+        None => Ok(None),
+    }
+}
+
+fn settings(conn: &Connection) -> PortResult<Vec<(SettingKey, String)>> {
+    let mut out = Vec::new();
+    for key in SettingKey::ALL {
+        if let Some(value) = setting(conn, *key)? {
+            out.push((*key, value));
+        }
+    }
+    Ok(out)
+}
+
+fn snapshot(conn: &Connection) -> PortResult<LedgerSnapshot> {
+    // One read transaction: every part sees the same committed state.
+    let tx = conn.unchecked_transaction().map_err(map_err)?;
+    let assets = AssetTable::load(&tx)?;
+    let snapshot = LedgerSnapshot {
+        version: ledger_version(&tx)?,
+        accounts: accounts(&tx)?,
+        spot_rows: spot_rows(&tx, &assets)?,
+        futures_rows: futures_rows(&tx, &assets)?,
+        overrides: overrides(&tx, &assets)?,
+        custody_links: custody_links(&tx)?,
+    };
+    tx.finish().map_err(map_err)?;
+    Ok(snapshot)
+}
+
+macro_rules! read_ports {
+    ($ty:ty, $conn:ident => $expr:expr) => {
+        impl LedgerRead for $ty {
+            fn ledger_version(&self) -> PortResult<u64> {
+                let $conn = self;
+                ledger_version($expr)
+            }
+            fn accounts(&self) -> PortResult<Vec<Account>> {
+                let $conn = self;
+                accounts($expr)
+            }
+            fn spot_rows(&self) -> PortResult<Vec<SpotRow>> {
+                let $conn = self;
+                let conn = $expr;
+                spot_rows(conn, &AssetTable::load(conn)?)
+            }
+            fn futures_rows(&self) -> PortResult<Vec<FuturesRow>> {
+                let $conn = self;
+                let conn = $expr;
+                futures_rows(conn, &AssetTable::load(conn)?)
+            }
+            fn overrides(&self) -> PortResult<Vec<RowOverride>> {
+                let $conn = self;
+                let conn = $expr;
+                overrides(conn, &AssetTable::load(conn)?)
+            }
+            fn override_notes(&self) -> PortResult<Vec<(String, String)>> {
+                let $conn = self;
+                override_notes($expr)
+            }
+            fn custody_links(&self) -> PortResult<Vec<CustodyLink>> {
+                let $conn = self;
+                custody_links($expr)
+            }
+            fn snapshot(&self) -> PortResult<LedgerSnapshot> {
+                let $conn = self;
+                snapshot($expr)
+            }
+            fn row_detail(&self, row_key: &str) -> PortResult<Option<RowDetail>> {
+                let $conn = self;
+                row_detail($expr, row_key)
+            }
+            fn import_log(&self) -> PortResult<Vec<ImportLogEntry>> {
+                let $conn = self;
+                import_log($expr)
+            }
+        }
+
+        impl RateStore for $ty {
+            fn all_rates(&self) -> PortResult<Vec<RateRow>> {
+                let $conn = self;
+                all_rates($expr)
+            }
+            fn rates_for(&self, currencies: &[Asset]) -> PortResult<Vec<RateRow>> {
+                let $conn = self;
+                rates_for($expr, currencies)
+            }
+            fn rate_on_or_before(
+                &self,
+                currency: Asset,
+                date: Date,
+            ) -> PortResult<Option<RateRow>> {
+                let $conn = self;
+                rate_on_or_before($expr, currency, date)
+            }
+            fn rate_count(&self) -> PortResult<u64> {
+                let $conn = self;
+                table_count($expr, "SELECT count(*) FROM rates")
+            }
+        }
+
+        impl PriceStore for $ty {
+            fn prices_for(
+                &self,
+                assets: &[Asset],
+                from: Date,
+                to: Date,
+            ) -> PortResult<Vec<PriceRow>> {
+                let $conn = self;
+                prices_for($expr, assets, from, to)
+            }
+            fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
+                let $conn = self;
+                price_candidates($expr, requests)
+            }
+            fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {
+                let $conn = self;
+                latest_prices($expr)
+            }
+            fn price_count(&self) -> PortResult<u64> {
+                let $conn = self;
+                table_count($expr, "SELECT count(*) FROM prices")
+            }
+        }
+
+        impl SettingsStore for $ty {
+            fn setting(&self, key: SettingKey) -> PortResult<Option<String>> {
+                let $conn = self;
+                setting($expr, key)
+            }
+            fn settings(&self) -> PortResult<Vec<(SettingKey, String)>> {
+                let $conn = self;
+                settings($expr)
+            }
+        }
+    };
+}
+
+read_ports!(SqliteLedger, ledger => &ledger.conn);
+read_ports!(ReadOnlyLedger, ledger => &ledger.inner.conn);

@@ -1,0 +1,15 @@
+//! The questions cartera answers, one use case per question, over ports.
+//!
+//! A use case (portfolio summary, tax report, token history, transaction search, an import, …)
+//! is a function of ports: the ledger ([`ports::LedgerRead`], and [`ports::LedgerWrite`] for
+//! the commands that change it), the rate and price stores, the settings and the clock. It
+//! loads what it needs through them, runs `core-domain` and returns shared-types DTOs.
+//! Adapters (`ledger-sqlite`, `importers`) implement or feed the ports and are never depended
+//! on from here. The read ports carry no write method, so the read-only AI surface cannot
+//! change the ledger by construction. This first version holds the port traits and the record
+//! types the importers' output is mapped to; the use cases arrive with later issues.
+
+pub mod error;
+pub mod ports;
+
+pub use error::{PortError, PortResult};
