@@ -1,0 +1,56 @@
+//! Reading exchange exports, price files and ECB rates into normalised cartera records
+//! (`imports.md` stages 1–6: decoding, detection, parsing, normalisation, identities).
+//!
+//! Everything here is a pure function of the file bytes and the options: no database, clock,
+//! environment or network. The CLI maps the plain output types to store records (stage 7).
+//!
+//! # Public API
+//!
+//! - [`import_bytes`] / [`import_file`]: one exchange or generic file → [`ImportResult`]
+//!   (profile and layout, rows read, normalised [`Transaction`]s in insertion order, Kraken
+//!   futures [`FuturesRecord`]s, skipped rows by [`SkipReason`], and every [`Finding`] with line,
+//!   column, header, code and message; render one with [`Finding::render`]).
+//! - [`usage_error`]: the option errors knowable before reading (when `--format` is given).
+//! - [`rates::parse_ecb`]: ECB `eurofxref-hist.csv` / `eurofxref.csv`, also as ZIP.
+//! - [`prices::parse`]: daily price CSV, `timestamp,price` series, Kraken OHLCVT candles.
+//! - [`TZDB_VERSION`]: the bundled IANA time-zone database version.
+//!
+//! A result with errors must not be written unless the user passed `--skip-invalid`, and then
+//! only when [`ImportResult::file_rejected`] is false: the returned transactions are exactly
+//! the valid operations of the file.
+
+mod model;
+mod ops;
+mod pipeline;
+mod profiles;
+mod reader;
+mod values;
+
+pub mod prices;
+pub mod rates;
+
+pub use model::{
+    Finding, FormatInfo, FuturesRecord, ImportOptions, ImportResult, Level, Profile, SkipReason,
+    TZDB_VERSION, Transaction, Zone,
+};
+pub use pipeline::usage_error;
+pub use values::validate_account_name;
+
+/// Reads one exchange or generic file (stages 1–6).
+pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
+    pipeline::run(bytes, options)
+}
+
+/// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.
+pub fn import_file(path: &std::path::Path, options: &ImportOptions) -> ImportResult {
+    match std::fs::read(path) {
+        Ok(bytes) => import_bytes(&bytes, options),
+        Err(e) => ImportResult {
+            findings: vec![reader::file_error_dash(
+                "file-unreadable",
+                format!("cannot read the file: {e}"),
+            )],
+            ..ImportResult::default()
+        },
+    }
+}

@@ -1,0 +1,1187 @@
+//! Detection (§1.4), the per-file context that collects findings, the draft transactions the
+//! profiles emit, and the final stage that orders them and computes identities (§1.14).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use core_domain::Instant;
+use core_domain::ledger::{AssetAmount, Fee, StatedAmount};
+use csv::ByteRecord;
+use rust_decimal::Decimal;
+use shared_types::SpotTxType;
+
+use crate::model::{
+    Finding, FormatInfo, ImportOptions, ImportResult, Level, Profile, SkipReason, Transaction, Zone,
+};
+use crate::reader::{self, Decoded, Header, Records};
+use crate::values::{self, NumError};
+
+pub(crate) const SEP: char = '\u{1f}';
+
+pub(crate) const GENERIC_COLUMNS: [&str; 14] = [
+    "timestamp",
+    "type",
+    "account",
+    "in_asset",
+    "in_amount",
+    "out_asset",
+    "out_amount",
+    "fee_asset",
+    "fee_amount",
+    "fiat_value",
+    "fiat_currency",
+    "id",
+    "group_id",
+    "note",
+];
+
+struct Def {
+    profile: Profile,
+    required: &'static [&'static str],
+    forbidden: &'static [&'static str],
+    layouts: &'static [(&'static str, &'static [&'static str])],
+    exactly_one: bool,
+}
+
+const DEFS: &[Def] = &[
+    Def {
+        profile: Profile::BinanceStatement,
+        required: &["Account", "Operation", "Coin", "Change", "Remark"],
+        forbidden: &["uid", "txid"],
+        layouts: &[("utc", &["UTC_Time"]), ("local", &["Time"])],
+        exactly_one: true,
+    },
+    Def {
+        profile: Profile::Bitvavo,
+        required: &[
+            "Timezone",
+            "Date",
+            "Time",
+            "Type",
+            "Currency",
+            "Amount",
+            "Fee currency",
+            "Fee amount",
+            "Status",
+            "Transaction ID",
+        ],
+        forbidden: &[],
+        layouts: &[
+            (
+                "current",
+                &[
+                    "Quote Currency",
+                    "Quote Price",
+                    "Received / Paid Currency",
+                    "Received / Paid Amount",
+                ],
+            ),
+            ("legacy", &["Price (EUR)", "EUR received / paid"]),
+        ],
+        exactly_one: true,
+    },
+    Def {
+        profile: Profile::Coinbase,
+        required: &[
+            "Timestamp",
+            "Transaction Type",
+            "Asset",
+            "Quantity Transacted",
+            "Subtotal",
+            "Notes",
+        ],
+        forbidden: &[],
+        layouts: &[
+            (
+                "v4",
+                &[
+                    "ID",
+                    "Price Currency",
+                    "Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
+                ],
+            ),
+            (
+                "v3",
+                &[
+                    "Spot Price Currency",
+                    "Spot Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
+                ],
+            ),
+            (
+                "v2",
+                &[
+                    "Spot Price Currency",
+                    "Spot Price at Transaction",
+                    "Total (inclusive of fees)",
+                    "Fees",
+                ],
+            ),
+        ],
+        exactly_one: true,
+    },
+    Def {
+        profile: Profile::Generic,
+        required: &GENERIC_COLUMNS,
+        forbidden: &[],
+        layouts: &[("", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::KrakenFutures,
+        required: &[
+            "uid",
+            "dateTime",
+            "account",
+            "type",
+            "symbol",
+            "contract",
+            "change",
+            "new balance",
+            "trade price",
+            "realized pnl",
+            "fee",
+            "realized funding",
+        ],
+        forbidden: &["txid", "refid"],
+        layouts: &[
+            (
+                "F22",
+                &["exchange rate", "exchange rate from", "conversion fee"],
+            ),
+            ("F19", &[]),
+        ],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::KrakenLedgers,
+        required: &[
+            "txid", "refid", "time", "type", "subtype", "aclass", "asset", "amount", "fee",
+            "balance",
+        ],
+        forbidden: &["uid", "position uid"],
+        layouts: &[
+            ("L12", &["subclass", "wallet"]),
+            ("L11", &["wallet"]),
+            ("L10", &[]),
+        ],
+        exactly_one: false,
+    },
+];
+
+fn def(profile: Profile) -> &'static Def {
+    DEFS.iter()
+        .find(|d| d.profile == profile)
+        .unwrap_or(&DEFS[0])
+}
+
+fn has(cells: &[String], name: &str) -> bool {
+    cells.iter().any(|c| c.eq_ignore_ascii_case(name))
+}
+
+/// `Some(Ok(layout))` when the profile matches with one layout, `Some(Err(()))` when it
+/// matches but its layouts do not resolve, `None` when it does not match.
+fn layout_of(d: &Def, cells: &[String], check_forbidden: bool) -> Option<Result<&'static str, ()>> {
+    if !d.required.iter().all(|r| has(cells, r)) {
+        return None;
+    }
+    if check_forbidden && d.forbidden.iter().any(|f| has(cells, f)) {
+        return None;
+    }
+    let matching: Vec<&'static str> = d
+        .layouts
+        .iter()
+        .filter(|(_, extra)| extra.iter().all(|e| has(cells, e)))
+        .map(|(name, _)| *name)
+        .collect();
+    if d.exactly_one {
+        Some(if matching.len() == 1 {
+            Ok(matching[0])
+        } else {
+            Err(())
+        })
+    } else {
+        matching.first().map(|l| Ok(*l)).or(Some(Err(())))
+    }
+}
+
+const REFUSED: &[(&[&str], &str, &str)] = &[
+    (
+        &[
+            "txid",
+            "ordertxid",
+            "pair",
+            "time",
+            "type",
+            "ordertype",
+            "price",
+            "cost",
+            "fee",
+            "vol",
+            "margin",
+            "misc",
+            "ledgers",
+        ],
+        "a Kraken \"Trades\" export",
+        "export \"Ledgers\" instead, which also has deposits, withdrawals and staking",
+    ),
+    (
+        &[
+            "Date(UTC)",
+            "Pair",
+            "Side",
+            "Price",
+            "Executed",
+            "Amount",
+            "Fee",
+        ],
+        "a Binance trade history",
+        "export the \"Transaction History\" statement instead",
+    ),
+    (
+        &[
+            "portfolio",
+            "trade id",
+            "product",
+            "side",
+            "created at",
+            "size",
+            "size unit",
+            "price",
+            "fee",
+            "total",
+            "price/fee/total unit",
+        ],
+        "a Coinbase Exchange (Pro) fills export",
+        "convert it to the generic format",
+    ),
+    (
+        &["date", "symbol", "close", "currency"],
+        "a price file",
+        "use cartera prices import",
+    ),
+    (
+        &["timestamp", "price"],
+        "a price file",
+        "use cartera prices import",
+    ),
+];
+
+fn refused(cells: &[String]) -> Option<String> {
+    if cells
+        .first()
+        .is_some_and(|c| c.eq_ignore_ascii_case("Date"))
+        && cells.len() > 1
+        && cells[1..].iter().filter(|c| !c.is_empty()).count() > 0
+        && cells[1..]
+            .iter()
+            .filter(|c| !c.is_empty())
+            .all(|c| c.len() == 3 && c.bytes().all(|b| b.is_ascii_uppercase()))
+    {
+        return Some("this is an ECB rate file; use cartera rates import".to_owned());
+    }
+    REFUSED
+        .iter()
+        .find(|(cols, _, _)| cols.iter().all(|c| has(cells, c)))
+        .map(|(_, what, hint)| {
+            // Kraken's hint is quoted verbatim by AC-04.
+            if what.starts_with("a Kraken") {
+                format!("this is a Kraken \"Trades\" export; {hint}")
+            } else {
+                format!("this is {what}; {hint}")
+            }
+        })
+}
+
+/// Finds the header among the first 10 records and the profile (§1.4).
+#[allow(clippy::too_many_lines)] // Forced and detected outcomes side by side.
+pub(crate) fn detect(
+    peeked: &[(u64, Vec<String>)],
+    forced: Option<Profile>,
+) -> Result<(usize, Header, FormatInfo), Finding> {
+    if let Some(profile) = forced {
+        let d = def(profile);
+        for (i, (line, cells)) in peeked.iter().enumerate() {
+            if let Some(found) = layout_of(d, cells, false) {
+                let header = Header::new(*line, cells.clone());
+                return match found {
+                    Ok(layout) => Ok((
+                        i,
+                        header,
+                        FormatInfo {
+                            profile,
+                            layout,
+                            detected: false,
+                        },
+                    )),
+                    Err(()) => Err(header.error(
+                        0,
+                        "header-mismatch",
+                        format!(
+                            "the header does not match format {}: no layout of {} matches",
+                            profile.id(),
+                            profile.id()
+                        ),
+                    )),
+                };
+            }
+        }
+        let best = peeked.iter().enumerate().max_by_key(|(i, (_, cells))| {
+            (
+                d.required.iter().filter(|r| has(cells, r)).count(),
+                std::cmp::Reverse(*i),
+            )
+        });
+        let Some((_, (line, cells))) = best else {
+            return Err(reader::header_not_found(reader::NO_HEADER.to_owned()));
+        };
+        let missing: Vec<&str> = d
+            .required
+            .iter()
+            .copied()
+            .filter(|r| !has(cells, r))
+            .collect();
+        let header = Header::new(*line, cells.clone());
+        return Err(header.error(
+            0,
+            "header-mismatch",
+            format!(
+                "the header does not match format {}: missing {}",
+                profile.id(),
+                missing.join(", ")
+            ),
+        ));
+    }
+    for (i, (line, cells)) in peeked.iter().enumerate() {
+        let matches: Vec<(Profile, Result<&'static str, ()>)> = DEFS
+            .iter()
+            .filter_map(|d| layout_of(d, cells, true).map(|r| (d.profile, r)))
+            .collect();
+        let header = Header::new(*line, cells.clone());
+        match matches.as_slice() {
+            [] => {}
+            [(profile, Ok(layout))] => {
+                return Ok((
+                    i,
+                    header,
+                    FormatInfo {
+                        profile: *profile,
+                        layout,
+                        detected: true,
+                    },
+                ));
+            }
+            [(profile, Err(()))] => {
+                return Err(header.error(
+                    0,
+                    "header-mismatch",
+                    format!(
+                        "the header does not match format {}: no layout of {} matches",
+                        profile.id(),
+                        profile.id()
+                    ),
+                ));
+            }
+            several => {
+                let ids: Vec<&str> = several.iter().map(|(p, _)| p.id()).collect();
+                return Err(header.error(
+                    0,
+                    "ambiguous-profile",
+                    format!(
+                        "the header matches several formats ({}); choose one with --format",
+                        ids.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+    let first = peeked.first();
+    let message = peeked
+        .iter()
+        .find_map(|(_, cells)| refused(cells))
+        .unwrap_or_else(|| reader::NO_HEADER.to_owned());
+    let mut f = reader::header_not_found(message);
+    if let Some((line, cells)) = first {
+        f.line = *line;
+        f.header = cells.first().cloned().unwrap_or_default();
+    }
+    Err(f)
+}
+
+/// Usage errors knowable from the options alone (`--format` given), as `(code, reason)`.
+pub fn usage_error(options: &ImportOptions) -> Option<(&'static str, String)> {
+    let profile = options.format?;
+    option_error(profile, "", options).map(|(_, code, msg)| (code, msg))
+}
+
+/// `(header column name, code, message)` of an option that does not fit the profile.
+fn option_error(
+    profile: Profile,
+    layout: &str,
+    o: &ImportOptions,
+) -> Option<(&'static str, &'static str, String)> {
+    let id = profile.id();
+    if o.account.is_some() && profile == Profile::Generic {
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--account does not apply to {id}"),
+        ));
+    }
+    let zone_ok =
+        profile == Profile::Generic || (profile == Profile::BinanceStatement && layout != "utc");
+    if o.timezone.is_some() && !zone_ok {
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--timezone does not apply to {id}"),
+        ));
+    }
+    if o.assume_fiat_quote && profile != Profile::Coinbase {
+        return Some((
+            "",
+            "option-not-applicable",
+            format!("--assume-fiat-quote does not apply to {id}"),
+        ));
+    }
+    if profile == Profile::BinanceStatement && layout == "local" && o.timezone.is_none() {
+        return Some((
+            "Time",
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
+        ));
+    }
+    None
+}
+
+/// The per-file context: header, findings, invalid lines and skip counts.
+pub(crate) struct Ctx {
+    pub(crate) header: Header,
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) invalid: BTreeSet<u64>,
+    pub(crate) skipped: BTreeMap<SkipReason, u64>,
+    pub(crate) rows_read: u64,
+}
+
+impl Ctx {
+    fn push(
+        &mut self,
+        level: Level,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
+        let c = col.unwrap_or(0);
+        self.findings.push(Finding {
+            level,
+            code,
+            line,
+            column: c + 1,
+            header: self.header.name(c).to_owned(),
+            message,
+            file_level: false,
+        });
+    }
+
+    /// A row error on column index `col`; marks the line invalid.
+    pub(crate) fn err(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
+        self.invalid.insert(line);
+        self.push(Level::Error, line, col, code, message);
+    }
+
+    pub(crate) fn warn(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        code: &'static str,
+        message: String,
+    ) {
+        self.push(Level::Warning, line, col, code, message);
+    }
+
+    pub(crate) fn skip(&mut self, reason: SkipReason, rows: u64) {
+        *self.skipped.entry(reason).or_default() += rows;
+    }
+
+    /// A decimal cell; `signed` admits a minus sign. Reports and returns `None` on failure.
+    pub(crate) fn dec(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+        signed: bool,
+    ) -> Option<Decimal> {
+        match values::parse_decimal(text) {
+            Ok(v) if !signed && text.starts_with('-') => {
+                let _ = v;
+                self.err(
+                    line,
+                    col,
+                    "negative-not-allowed",
+                    format!("\"{text}\" must not be negative"),
+                );
+                None
+            }
+            Ok(v) => Some(v),
+            Err(NumError::Bad) => {
+                self.err(
+                    line,
+                    col,
+                    "bad-decimal",
+                    format!("\"{text}\" is not a plain decimal number"),
+                );
+                None
+            }
+            Err(NumError::Range) => {
+                self.err(
+                    line,
+                    col,
+                    "decimal-out-of-range",
+                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                );
+                None
+            }
+        }
+    }
+
+    /// A required cell.
+    pub(crate) fn required<'t>(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &'t str,
+    ) -> Option<&'t str> {
+        if text.is_empty() {
+            self.err(
+                line,
+                col,
+                "missing-value",
+                "a value is required here".to_owned(),
+            );
+            None
+        } else {
+            Some(text)
+        }
+    }
+
+    /// An asset symbol cell (upper-cased).
+    pub(crate) fn asset(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+    ) -> Option<core_domain::Asset> {
+        let a = values::asset(text);
+        if a.is_none() {
+            self.err(
+                line,
+                col,
+                "bad-asset-symbol",
+                format!("\"{text}\" is not a valid asset symbol"),
+            );
+        }
+        a
+    }
+
+    /// Places a local time, reporting `nonexistent-local-time`, `ambiguous-local-time` and
+    /// `timestamp-out-of-range` on `col`.
+    pub(crate) fn place(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        local: chrono::NaiveDateTime,
+        zone: Zone,
+    ) -> Option<Instant> {
+        match values::place(local, zone) {
+            values::Placed::Single(i) => Some(i),
+            values::Placed::Ambiguous(i) => {
+                self.warn(
+                    line,
+                    col,
+                    "ambiguous-local-time",
+                    format!(
+                        "{} occurs twice in {}; the earlier instant {i} was used",
+                        local.format("%Y-%m-%d %H:%M:%S"),
+                        zone.name()
+                    ),
+                );
+                Some(i)
+            }
+            values::Placed::Nonexistent => {
+                self.err(
+                    line,
+                    col,
+                    "nonexistent-local-time",
+                    format!(
+                        "{} does not exist in {} (daylight-saving change)",
+                        local.format("%Y-%m-%d %H:%M:%S"),
+                        zone.name()
+                    ),
+                );
+                None
+            }
+            values::Placed::OutOfRange => {
+                self.err(
+                    line,
+                    col,
+                    "timestamp-out-of-range",
+                    format!(
+                        "{} is outside 2009-01-01 … 2100-01-01",
+                        local.format("%Y-%m-%dT%H:%M:%S")
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    /// A UTC timestamp cell of a fixed form.
+    #[allow(clippy::too_many_arguments)] // Cell position, text and its grammar.
+    pub(crate) fn utc_stamp(
+        &mut self,
+        line: u64,
+        col: Option<usize>,
+        text: &str,
+        sep: &[u8],
+        short_year: bool,
+        form: &str,
+        zone: Zone,
+    ) -> Option<Instant> {
+        if let Some(s) = values::parse_stamp(text, sep, short_year, false) {
+            self.place(line, col, s.local, zone)
+        } else {
+            self.err(
+                line,
+                col,
+                "bad-timestamp",
+                format!("\"{text}\" is not a timestamp of the form {form}"),
+            );
+            None
+        }
+    }
+
+    /// Checks the §1.6 shape; reports on the asset column of the offending side.
+    pub(crate) fn shape(
+        &mut self,
+        line: u64,
+        cols: (Option<usize>, Option<usize>),
+        ty: SpotTxType,
+        inflow: Option<&AssetAmount>,
+        outflow: Option<&AssetAmount>,
+    ) -> bool {
+        match shape_violation(ty, inflow, outflow) {
+            None => true,
+            Some((is_in, code, msg)) => {
+                self.err(line, if is_in { cols.0 } else { cols.1 }, code, msg);
+                false
+            }
+        }
+    }
+
+    /// Marks every leg of a failed group: the failing lines keep their own findings, the
+    /// others get `group-member-invalid`.
+    pub(crate) fn group_invalid(&mut self, legs: &[u64], key_col: Option<usize>, key: &str) {
+        let Some(first_bad) = legs
+            .iter()
+            .copied()
+            .filter(|l| self.invalid.contains(l))
+            .min()
+        else {
+            return;
+        };
+        for &l in legs {
+            if !self.invalid.contains(&l) {
+                self.err(
+                    l,
+                    key_col,
+                    "group-member-invalid",
+                    format!("part of operation {key}, whose line {first_bad} is invalid"),
+                );
+            }
+        }
+    }
+
+    /// Reports a group error on every leg.
+    pub(crate) fn group_err(
+        &mut self,
+        legs: &[u64],
+        key_col: Option<usize>,
+        code: &'static str,
+        message: &str,
+    ) {
+        for &l in legs {
+            self.err(l, key_col, code, message.to_owned());
+        }
+    }
+}
+
+/// `(is_in_side, code, message)` of the first §1.6 violation.
+pub(crate) fn shape_violation(
+    ty: SpotTxType,
+    inflow: Option<&AssetAmount>,
+    outflow: Option<&AssetAmount>,
+) -> Option<(bool, &'static str, String)> {
+    use SpotTxType as T;
+    #[derive(Clone, Copy, PartialEq)]
+    enum S {
+        None,
+        Fiat,
+        Crypto,
+        Any,
+    }
+    let (in_rule, in_req, out_rule, out_req) = match ty {
+        T::Buy => (S::Crypto, true, S::Fiat, false),
+        T::Sell => (S::Fiat, false, S::Crypto, true),
+        T::Swap | T::MigrationSwap => (S::Crypto, true, S::Crypto, true),
+        T::Deposit => (S::Fiat, true, S::None, false),
+        T::Withdrawal => (S::None, false, S::Fiat, true),
+        T::Staking | T::Airdrop | T::Mining | T::Fork | T::TransferIn => {
+            (S::Crypto, true, S::None, false)
+        }
+        T::Reward | T::Promotion => (S::Any, true, S::None, false),
+        T::Spend | T::TransferOut => (S::None, false, S::Crypto, true),
+        T::Fee => (S::None, false, S::Any, true),
+    };
+    let check = |side: Option<&AssetAmount>, rule: S, req: bool, is_in: bool| {
+        let word = if is_in { "in" } else { "out" };
+        match side {
+            None if req => Some((
+                is_in,
+                "side-missing",
+                format!("{ty} requires an {word} side"),
+            )),
+            Some(_) if rule == S::None => Some((
+                is_in,
+                "side-not-allowed",
+                format!("{ty} has no {word} side"),
+            )),
+            Some(a) if rule == S::Fiat && !a.asset.is_fiat() => Some((
+                is_in,
+                "fiat-expected",
+                format!("{ty} requires a fiat {word} side; {} is not fiat", a.asset),
+            )),
+            Some(a) if rule == S::Crypto && a.asset.is_fiat() => Some((
+                is_in,
+                "crypto-expected",
+                format!("{ty} requires a crypto {word} side; {} is fiat", a.asset),
+            )),
+            _ => None,
+        }
+    };
+    check(inflow, in_rule, in_req, true).or_else(|| check(outflow, out_rule, out_req, false))
+}
+
+/// How a draft's identity key is formed.
+#[derive(Clone, Debug)]
+pub(crate) enum KeyBase {
+    /// A declared key (`v1␟<profile>␟…`), without role.
+    Declared(String),
+    /// The content key.
+    Content,
+}
+
+/// How a draft's `group_id` is formed.
+#[derive(Clone, Debug)]
+pub(crate) enum GroupRef {
+    None,
+    Text(String),
+    /// The identity of the operation's first transaction (one-row sub-wallet moves).
+    FirstIdentity,
+}
+
+/// A normalised transaction before ordering and identities.
+#[derive(Clone, Debug)]
+pub(crate) struct Draft {
+    pub(crate) account: String,
+    /// Account spelled in content keys (lower-cased by `finish`).
+    pub(crate) key_account: Option<String>,
+    pub(crate) timestamp: Instant,
+    pub(crate) ty: SpotTxType,
+    pub(crate) inflow: Option<AssetAmount>,
+    pub(crate) outflow: Option<AssetAmount>,
+    pub(crate) fee: Option<Fee>,
+    pub(crate) fiat_value: Option<StatedAmount>,
+    pub(crate) group: GroupRef,
+    pub(crate) key: KeyBase,
+    pub(crate) role: Option<String>,
+    pub(crate) source_ref: String,
+    pub(crate) note: String,
+    pub(crate) line: u64,
+    pub(crate) extra_lines: Vec<u64>,
+}
+
+impl Draft {
+    pub(crate) fn new(
+        account: String,
+        key_account: &str,
+        timestamp: Instant,
+        ty: SpotTxType,
+        key: KeyBase,
+        line: u64,
+    ) -> Self {
+        Self {
+            key_account: if key_account == account {
+                None
+            } else {
+                Some(key_account.to_owned())
+            },
+            account,
+            timestamp,
+            ty,
+            inflow: None,
+            outflow: None,
+            fee: None,
+            fiat_value: None,
+            group: GroupRef::None,
+            key,
+            role: None,
+            source_ref: String::new(),
+            note: String::new(),
+            line,
+            extra_lines: Vec::new(),
+        }
+    }
+
+    /// A further transaction of the same operation, with a role.
+    pub(crate) fn with_role(&self, role: String) -> Self {
+        let mut d = self.clone();
+        d.role = Some(role);
+        d
+    }
+}
+
+pub(crate) fn amount(asset: core_domain::Asset, quantity: Decimal) -> AssetAmount {
+    AssetAmount { asset, quantity }
+}
+
+pub(crate) fn fee(asset: core_domain::Asset, quantity: Decimal) -> Fee {
+    Fee { asset, quantity }
+}
+
+fn digits(out: &mut String, value: i64, width: u32) {
+    for p in (0..width).rev() {
+        let d = value / 10_i64.pow(p) % 10;
+        out.push(char::from(b'0' + u8::try_from(d).unwrap_or(0)));
+    }
+}
+
+/// Appends `instant` in the stored form `YYYY-MM-DDTHH:MM:SS[.f]Z` (hot path of content keys;
+/// same output as `Instant`'s `Display`, without chrono's formatter).
+pub(crate) fn push_instant(out: &mut String, instant: Instant) {
+    let nanos = instant.unix_nanos();
+    let secs = nanos.div_euclid(1_000_000_000);
+    let frac = nanos.rem_euclid(1_000_000_000);
+    let days = secs.div_euclid(86_400);
+    let tod = secs.rem_euclid(86_400);
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    digits(out, year, 4);
+    out.push('-');
+    digits(out, month, 2);
+    out.push('-');
+    digits(out, day, 2);
+    out.push('T');
+    digits(out, tod / 3600, 2);
+    out.push(':');
+    digits(out, tod % 3600 / 60, 2);
+    out.push(':');
+    digits(out, tod % 60, 2);
+    if frac != 0 {
+        let mut f = frac;
+        let mut width = 9;
+        while f % 10 == 0 {
+            f /= 10;
+            width -= 1;
+        }
+        out.push('.');
+        digits(out, f, width);
+    }
+    out.push('Z');
+}
+
+/// Orders drafts (timestamp, first line), numbers content keys and computes identities.
+#[allow(clippy::too_many_lines)] // One loop builds both keys; splitting it costs allocations.
+pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>, u64) {
+    use std::fmt::Write as _;
+    // Sort a small key array, not the drafts themselves (stable by emission index).
+    let mut order: Vec<(Instant, u64, u32)> = drafts
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.timestamp, d.line, u32::try_from(i).unwrap_or(u32::MAX)))
+        .collect();
+    // Files in time order (the generic format usually is) skip the sort and the reshuffle.
+    let sorted = order.is_sorted();
+    if !sorted {
+        order.sort_unstable();
+    }
+    let mut in_order = drafts.into_iter();
+    let mut slots: Vec<Option<Draft>> = Vec::new();
+    if !sorted {
+        slots = in_order.by_ref().map(Some).collect();
+    }
+    let mut counters: crate::values::FastMap<String, u32> =
+        crate::values::FastMap::with_capacity_and_hasher(
+            order.len(),
+            std::hash::BuildHasherDefault::default(),
+        );
+    let mut spellings: crate::values::FastMap<String, String> = crate::values::FastMap::default();
+    let mut last_account: (String, String, String) = (String::new(), String::new(), String::new());
+    let mut out = Vec::with_capacity(slots.len());
+    let mut rows = 0u64;
+    // Index in `out` of the current operation's first transaction.
+    let mut primary = 0usize;
+    for (_, _, index) in order {
+        let next = if sorted {
+            in_order.next()
+        } else {
+            slots.get_mut(index as usize).and_then(Option::take)
+        };
+        let Some(d) = next else { continue };
+        if d.account != last_account.0 {
+            let lower = d.account.to_lowercase();
+            let spelled = spellings
+                .entry(lower.clone())
+                .or_insert_with(|| d.account.clone())
+                .clone();
+            last_account = (d.account.clone(), spelled, lower);
+        }
+        let account = last_account.1.clone();
+        let mut base = String::with_capacity(160);
+        base.push_str("v1");
+        base.push(SEP);
+        base.push_str(profile.id());
+        base.push(SEP);
+        base.push_str("content");
+        base.push(SEP);
+        match &d.key_account {
+            None => base.push_str(&last_account.2),
+            Some(k) => base.push_str(&k.to_lowercase()),
+        }
+        base.push(SEP);
+        push_instant(&mut base, d.timestamp);
+        base.push(SEP);
+        base.push_str(d.ty.as_str());
+        for side in [
+            d.inflow.map(|a| (a.asset, a.quantity)),
+            d.outflow.map(|a| (a.asset, a.quantity)),
+            d.fee.map(|f| (f.asset, f.quantity)),
+        ] {
+            base.push(SEP);
+            if let Some((a, q)) = side {
+                base.push_str(a.as_str());
+                base.push(SEP);
+                let n = q.normalize();
+                if n.is_zero() {
+                    base.push('0');
+                } else {
+                    let _ = write!(base, "{n}");
+                }
+            } else {
+                base.push(SEP);
+            }
+        }
+        let n = if let Some(c) = counters.get_mut(&base) {
+            *c += 1;
+            *c
+        } else {
+            counters.insert(base.clone(), 1);
+            1
+        };
+        base.push(SEP);
+        let _ = write!(base, "{n}");
+        let content_key = base;
+        let identity_key = match (&d.key, &d.role) {
+            (KeyBase::Declared(k), None) => k.clone(),
+            (KeyBase::Declared(k), Some(r)) => format!("{k}{SEP}{r}"),
+            (KeyBase::Content, None) => content_key.clone(),
+            (KeyBase::Content, Some(r)) => {
+                format!(
+                    "{}{SEP}{r}",
+                    out.get(primary)
+                        .map_or("", |t: &Transaction| t.identity_key.as_str())
+                )
+            }
+        };
+        let identity = values::sha256_hex(&identity_key);
+        if d.role.is_none() {
+            rows += 1 + d.extra_lines.len() as u64;
+            primary = out.len();
+        }
+        let group_id = match d.group {
+            GroupRef::None => None,
+            GroupRef::Text(t) => Some(t),
+            GroupRef::FirstIdentity => Some(
+                out.get(primary)
+                    .map_or_else(|| identity.clone(), |t| t.identity.clone()),
+            ),
+        };
+        let mut lines = Vec::with_capacity(1 + d.extra_lines.len());
+        lines.push(d.line);
+        lines.extend(d.extra_lines);
+        lines.sort_unstable();
+        out.push(Transaction {
+            account,
+            timestamp: d.timestamp,
+            tx_type: d.ty,
+            inflow: d.inflow,
+            outflow: d.outflow,
+            fee: d.fee,
+            fiat_value: d.fiat_value,
+            group_id,
+            identity,
+            identity_key,
+            content_key,
+            source_ref: d.source_ref,
+            note: d.note,
+            lines,
+        });
+    }
+    (out, rows)
+}
+
+/// The output of one profile reader.
+pub(crate) struct ProfileOutput {
+    pub(crate) drafts: Vec<Draft>,
+    pub(crate) futures: Vec<crate::model::FuturesRecord>,
+}
+
+/// Stages 1–6 for one spot or futures file.
+#[allow(clippy::too_many_lines)] // The stages in order; each is a short call.
+pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
+    let mut result = ImportResult::default();
+    let text = match reader::decode(bytes) {
+        Ok(Decoded::Text(t)) => t,
+        Ok(Decoded::Zip) => {
+            result.findings.push(reader::spreadsheet());
+            return result;
+        }
+        Err(f) => {
+            result.findings.push(f);
+            return result;
+        }
+    };
+    let mut records = Records::new(text);
+    let peeked = records.peek(10);
+    let (index, header, format) = match detect(&peeked, options.format) {
+        Ok(found) => found,
+        Err(f) => {
+            result.findings.push(f);
+            return result;
+        }
+    };
+    records.consume(index + 1);
+    result.header_line = Some(header.line);
+    result.format = Some(format.clone());
+    if let Some(f) = header.check_cells() {
+        result.findings.push(f);
+        return result;
+    }
+    if let Some((col, code, msg)) = option_error(format.profile, format.layout, options) {
+        let i = if col.is_empty() {
+            0
+        } else {
+            header.find(col).unwrap_or(0)
+        };
+        result.findings.push(header.error(i, code, msg));
+        return result;
+    }
+    let mut ctx = Ctx {
+        header,
+        findings: Vec::new(),
+        invalid: BTreeSet::new(),
+        skipped: BTreeMap::new(),
+        rows_read: 0,
+    };
+    let account = options
+        .account
+        .clone()
+        .or_else(|| format.profile.default_account().map(str::to_owned))
+        .unwrap_or_default();
+    let out = match format.profile {
+        Profile::Generic => crate::profiles::generic::read(&mut ctx, &mut records, options),
+        Profile::KrakenLedgers => {
+            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout)
+        }
+        Profile::KrakenFutures => crate::profiles::futures::read(&mut ctx, &mut records, &account),
+        Profile::Bitvavo => {
+            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout)
+        }
+        Profile::BinanceStatement => {
+            crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options)
+        }
+        Profile::Coinbase => crate::profiles::coinbase::read(
+            &mut ctx,
+            &mut records,
+            &account,
+            format.layout,
+            options,
+        ),
+    };
+    let file_level = ctx.findings.iter().any(|f| f.file_level);
+    result.rows_read = ctx.rows_read;
+    result.skipped = ctx.skipped;
+    result.invalid_rows = ctx.invalid.len() as u64;
+    if !file_level {
+        let (transactions, rows) = finish(format.profile, out.drafts);
+        result.transactions = transactions;
+        let mut futures = out.futures;
+        futures.sort_by_key(|f| (f.timestamp, f.line));
+        result.rows_in_records = rows + futures.len() as u64;
+        result.futures = futures;
+    }
+    result.findings.extend(ctx.findings);
+    result
+        .findings
+        .sort_by_key(|a| (!a.file_level, a.line, a.column));
+    result
+}
+
+/// Reads every data row, checking the field count; calls `f` for the rows that pass.
+pub(crate) fn for_rows(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    mut f: impl FnMut(&mut Ctx, u64, &ByteRecord),
+) {
+    let mut record = ByteRecord::new();
+    while let Some(line) = records.next_into(&mut record) {
+        ctx.rows_read += 1;
+        if let Some(mut finding) = ctx.header.field_count(&record) {
+            finding.line = line;
+            ctx.invalid.insert(line);
+            ctx.findings.push(finding);
+            continue;
+        }
+        f(ctx, line, &record);
+    }
+}
+
+/// Warns once per unknown column (exchange profiles).
+pub(crate) fn ignore_unknown(ctx: &mut Ctx, unknown: &[usize], profile: Profile) {
+    for &i in unknown {
+        let name = ctx.header.name(i).to_owned();
+        let line = ctx.header.line;
+        ctx.warn(
+            line,
+            Some(i),
+            "ignored-column",
+            format!("column \"{name}\" is not read by {}", profile.id()),
+        );
+    }
+}

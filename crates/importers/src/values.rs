@@ -1,0 +1,319 @@
+//! Cell grammars shared by every profile: numbers (§1.8), timestamps and zones (§1.7), assets
+//! (§1.9), account names (§1.5) and identity hashing (§1.14).
+
+use chrono::{NaiveDate, NaiveDateTime, NaiveTime, TimeZone};
+use core_domain::{Asset, Instant};
+use rust_decimal::Decimal;
+use sha2::{Digest, Sha256};
+
+use crate::model::Zone;
+
+/// Why a number cell was refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NumError {
+    Bad,
+    Range,
+}
+
+/// Parses `[+-]?[0-9]+(\.[0-9]+)?` exactly, keeping the written scale.
+pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let (int, frac) = match digits.find('.') {
+        Some(p) => (&digits[..p], &digits[p + 1..]),
+        None => (digits, ""),
+    };
+    let has_point = digits.len() != int.len();
+    if int.is_empty()
+        || !int.bytes().all(|b| b.is_ascii_digit())
+        || (has_point && frac.is_empty())
+        || !frac.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(NumError::Bad);
+    }
+    if frac.len() > 28 {
+        return Err(NumError::Range);
+    }
+    let mut mantissa: u128 = 0;
+    let mut significant = 0usize;
+    for b in int.bytes().chain(frac.bytes()) {
+        if significant == 0 && b == b'0' {
+            continue;
+        }
+        significant += 1;
+        if significant > 28 {
+            return Err(NumError::Range);
+        }
+        mantissa = mantissa * 10 + u128::from(b - b'0');
+    }
+    let signed = i128::try_from(mantissa).map_err(|_| NumError::Range)?;
+    let value = Decimal::try_from_i128_with_scale(
+        if negative { -signed } else { signed },
+        u32::try_from(frac.len()).unwrap_or(28),
+    )
+    .map_err(|_| NumError::Range)?;
+    Ok(if value.is_zero() {
+        Decimal::ZERO
+    } else {
+        value
+    })
+}
+
+/// The normal form of §1.8: no sign for zero, no trailing fractional zeros.
+pub(crate) fn norm(value: Decimal) -> String {
+    let n = value.normalize();
+    if n.is_zero() {
+        "0".to_owned()
+    } else {
+        n.to_string()
+    }
+}
+
+/// Checked helpers that turn overflow into `None` (reported by callers as out of range).
+pub(crate) fn add(a: Decimal, b: Decimal) -> Option<Decimal> {
+    a.checked_add(b)
+}
+pub(crate) fn sub(a: Decimal, b: Decimal) -> Option<Decimal> {
+    a.checked_sub(b)
+}
+pub(crate) fn mul(a: Decimal, b: Decimal) -> Option<Decimal> {
+    a.checked_mul(b)
+}
+
+/// Parses `YYYY-MM-DD` (and `YY-MM-DD` when `short_year`).
+pub(crate) fn parse_date(text: &str, short_year: bool) -> Option<NaiveDate> {
+    let b = text.as_bytes();
+    let (year, rest) = if b.len() == 10 && b[4] == b'-' {
+        (num(&text[..4])?, &text[5..])
+    } else if short_year && b.len() == 8 && b[2] == b'-' {
+        (2000 + num(&text[..2])?, &text[3..])
+    } else {
+        return None;
+    };
+    let rb = rest.as_bytes();
+    if rb.len() != 5 || rb[2] != b'-' {
+        return None;
+    }
+    NaiveDate::from_ymd_opt(
+        i32::try_from(year).ok()?,
+        num(&rest[..2])?,
+        num(&rest[3..])?,
+    )
+}
+
+fn num(text: &str) -> Option<u32> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    text.parse().ok()
+}
+
+/// Parses `HH:MM:SS[.f]` (1 to 9 fraction digits, no leap second).
+pub(crate) fn parse_time(text: &str) -> Option<NaiveTime> {
+    let b = text.as_bytes();
+    if b.len() < 8 || b[2] != b':' || b[5] != b':' {
+        return None;
+    }
+    let (h, m, s) = (num(&text[..2])?, num(&text[3..5])?, num(&text[6..8])?);
+    let nanos = if b.len() == 8 {
+        0
+    } else {
+        let frac = text[8..].strip_prefix('.')?;
+        if frac.is_empty() || frac.len() > 9 {
+            return None;
+        }
+        num(frac)? * 10u32.pow(9 - u32::try_from(frac.len()).ok()?)
+    };
+    if s > 59 {
+        return None;
+    }
+    NaiveTime::from_hms_nano_opt(h, m, s, nanos)
+}
+
+/// A timestamp cell split into its local part and its zone suffix, if any.
+pub(crate) struct Stamp {
+    pub(crate) local: NaiveDateTime,
+    pub(crate) zone: Option<Zone>,
+}
+
+/// Parses `<date>(T| )<time>` optionally followed by `Z`, ` UTC` or `±HH:MM`.
+/// `sep` lists the accepted separators between date and time.
+pub(crate) fn parse_stamp(text: &str, sep: &[u8], short_year: bool, zones: bool) -> Option<Stamp> {
+    let pos = text.bytes().position(|b| sep.contains(&b))?;
+    let date = parse_date(&text[..pos], short_year)?;
+    let rest = &text[pos + 1..];
+    let (time_text, zone) = if !zones {
+        (rest, None)
+    } else if let Some(t) = rest.strip_suffix('Z') {
+        (t, Some(Zone::Utc))
+    } else if let Some(t) = rest.strip_suffix(" UTC") {
+        (t, Some(Zone::Utc))
+    } else if rest.len() > 6
+        && matches!(rest.as_bytes()[rest.len() - 6], b'+' | b'-')
+        && rest.as_bytes()[rest.len() - 3] == b':'
+    {
+        let (t, z) = rest.split_at(rest.len() - 6);
+        (t, Some(parse_offset(z)?))
+    } else {
+        (rest, None)
+    };
+    let time = parse_time(time_text)?;
+    Some(Stamp {
+        local: date.and_time(time),
+        zone,
+    })
+}
+
+fn parse_offset(text: &str) -> Option<Zone> {
+    let b = text.as_bytes();
+    if b.len() != 6 || b[3] != b':' {
+        return None;
+    }
+    let sign = match b[0] {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let (h, m) = (num(&text[1..3])?, num(&text[4..6])?);
+    if h > 23 || m > 59 {
+        return None;
+    }
+    Some(Zone::Fixed(sign * i32::try_from(h * 3600 + m * 60).ok()?))
+}
+
+/// Parses a `--timezone` value or a Bitvavo `Timezone` cell.
+pub(crate) fn parse_zone(text: &str) -> Option<Zone> {
+    if text.eq_ignore_ascii_case("UTC") || text == "Z" {
+        return Some(Zone::Utc);
+    }
+    if text.starts_with(['+', '-']) {
+        return parse_offset(text);
+    }
+    text.parse::<chrono_tz::Tz>().ok().map(Zone::Iana)
+}
+
+/// Result of placing a local time in a zone.
+pub(crate) enum Placed {
+    Single(Instant),
+    Ambiguous(Instant),
+    Nonexistent,
+    OutOfRange,
+}
+
+/// Converts a local date-time in `zone` to an instant (earlier instant when ambiguous).
+pub(crate) fn place(local: NaiveDateTime, zone: Zone) -> Placed {
+    let utc = match zone {
+        Zone::Utc => Some((local.and_utc(), false)),
+        Zone::Fixed(secs) => chrono::FixedOffset::east_opt(secs)
+            .and_then(|o| o.from_local_datetime(&local).single())
+            .map(|t| (t.to_utc(), false)),
+        Zone::Iana(tz) => match tz.from_local_datetime(&local) {
+            chrono::LocalResult::Single(t) => Some((t.to_utc(), false)),
+            chrono::LocalResult::Ambiguous(a, b) => Some((a.min(b).to_utc(), true)),
+            chrono::LocalResult::None => return Placed::Nonexistent,
+        },
+    };
+    let Some((utc, ambiguous)) = utc else {
+        return Placed::Nonexistent;
+    };
+    let Some(nanos) = utc.timestamp_nanos_opt() else {
+        return Placed::OutOfRange;
+    };
+    let instant = Instant::from_unix_nanos(nanos);
+    if !in_range(instant) {
+        return Placed::OutOfRange;
+    }
+    if ambiguous {
+        Placed::Ambiguous(instant)
+    } else {
+        Placed::Single(instant)
+    }
+}
+
+const MIN_NANOS: i64 = 1_230_768_000 * 1_000_000_000; // 2009-01-01T00:00:00Z
+const MAX_NANOS: i64 = 4_102_444_800 * 1_000_000_000; // 2100-01-01T00:00:00Z
+
+fn in_range(instant: Instant) -> bool {
+    (MIN_NANOS..=MAX_NANOS).contains(&instant.unix_nanos())
+}
+
+/// Upper-cases a symbol and validates it (`^[A-Z0-9.]{1,20}$`).
+pub(crate) fn asset(text: &str) -> Option<Asset> {
+    if text.len() > 20 || text.is_empty() {
+        return None;
+    }
+    let mut buf = [0u8; 20];
+    for (slot, b) in buf.iter_mut().zip(text.bytes()) {
+        *slot = b.to_ascii_uppercase();
+    }
+    std::str::from_utf8(&buf[..text.len()])
+        .ok()
+        .and_then(|s| Asset::new(s).ok())
+}
+
+/// Validates an account name (§1.5); `Err` carries the reason.
+pub fn validate_account_name(name: &str) -> Result<(), &'static str> {
+    let count = name.chars().count();
+    if count == 0 {
+        return Err("it is empty");
+    }
+    if count > 64 {
+        return Err("it is longer than 64 characters");
+    }
+    if name.chars().any(char::is_control) {
+        return Err("it contains control characters");
+    }
+    if core_domain::ledger::is_reserved_account_name(name) {
+        return Err("names starting with ownwallet- are reserved");
+    }
+    Ok(())
+}
+
+/// Lowercase hex SHA-256 of `key`.
+pub(crate) fn sha256_hex(key: &str) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digest = Sha256::digest(key.as_bytes());
+    let mut out = String::with_capacity(64);
+    for b in digest {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 15)]));
+    }
+    out
+}
+
+/// The segment of a wallet name (`domain.md` §3): trimmed, lower-cased, cut at the first `/`.
+pub(crate) fn segment(wallet: &str) -> String {
+    let lower = wallet.trim().to_lowercase();
+    lower.split('/').next().unwrap_or("").trim().to_owned()
+}
+
+/// A fast non-cryptographic hasher (the Fx multiply-rotate scheme) for the per-row maps of
+/// identities and ordinals: keys come from the user's own file, so flooding is no concern,
+/// and SipHash dominated the profile of a 1M-row import.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl std::hash::Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+/// A `HashMap` with [`FxHasher`].
+pub(crate) type FastMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,67 @@
+use super::*;
+
+#[test]
+fn decimals_follow_the_grammar_and_range() {
+    assert_eq!(norm(parse_decimal("0.0062000000").unwrap()), "0.0062");
+    assert_eq!(norm(parse_decimal("600.0000").unwrap()), "600");
+    assert_eq!(norm(parse_decimal("-0.000").unwrap()), "0");
+    assert_eq!(norm(parse_decimal("+5").unwrap()), "5");
+    for bad in ["1e-8", "1,5", ".5", "5.", "", "-", "1 2", "0x1"] {
+        assert_eq!(parse_decimal(bad), Err(NumError::Bad), "{bad}");
+    }
+    assert_eq!(
+        parse_decimal("0.00000000000000000000000000001"),
+        Err(NumError::Range)
+    );
+    assert_eq!(
+        parse_decimal("12345678901234567890123456789"),
+        Err(NumError::Range)
+    );
+    assert_eq!(
+        parse_decimal("0.1234567890123456789012345678")
+            .unwrap()
+            .to_string(),
+        "0.1234567890123456789012345678"
+    );
+}
+
+#[test]
+fn identities_are_sha256_hex() {
+    assert_eq!(
+        sha256_hex("v1\u{1f}kraken-ledgers\u{1f}txid\u{1f}LQ4Y2H-5NTRW-ZQ7E3D"),
+        "ae3475ee58782dc0d75ffea1d29e13ef0909d668888189012ae3991529594dc6"
+    );
+}
+
+#[test]
+fn stamps_and_zones() {
+    let s = parse_stamp("2024-11-02T10:15:00+01:00", b"T ", false, true).unwrap();
+    assert_eq!(s.zone, Some(Zone::Fixed(3600)));
+    assert!(
+        parse_stamp("2024-11-02T10:15:60Z", b"T ", false, true)
+            .map(|s| s.local)
+            .is_none()
+    );
+    assert!(parse_time("10:00:00.1234567891").is_none());
+    assert_eq!(parse_zone("-06:00"), Some(Zone::Fixed(-21600)));
+    assert!(matches!(parse_zone("Europe/Madrid"), Some(Zone::Iana(_))));
+    assert_eq!(parse_zone("Mars/Olympus"), None);
+    assert_eq!(segment(" Spot / Main "), "spot");
+}
+
+#[test]
+fn fast_instant_formatting_matches_display() {
+    for text in [
+        "2009-01-01T00:00:00Z",
+        "2024-02-29T23:59:59.5Z",
+        "2025-03-14T17:20:41.118Z",
+        "2099-12-31T01:02:03.000000001Z",
+        "2000-03-01T00:00:00Z",
+    ] {
+        let i = Instant::parse(text).unwrap();
+        let mut s = String::new();
+        crate::pipeline::push_instant(&mut s, i);
+        assert_eq!(s, text);
+        assert_eq!(i.to_string(), text);
+    }
+}
