@@ -1,0 +1,395 @@
+//! `cartera import`: exchange exports through the importers into the ledger, one file at a time,
+//! each file one store transaction (`imports.md` §1.2 stage 7, §1.15).
+
+use std::collections::BTreeSet;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use clap::Args;
+use core_domain::TxType;
+use core_domain::ledger::Fee;
+use importers::{FuturesRecord, ImportOptions, ImportResult, Profile, Transaction, Zone};
+use sha2::{Digest, Sha256};
+use use_cases::ports::{
+    ImportBatch, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef, WriteMode,
+};
+
+use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
+use crate::{Outcome, UsageError, ledger_path};
+
+/// Files above this many rows get a progress indicator when stderr is a terminal (`cli.md`).
+const PROGRESS_ROWS: usize = 10_000;
+
+#[derive(Debug, Args)]
+pub(crate) struct ImportArgs {
+    /// Export files, processed in the order given.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Read the files with this profile instead of detecting it.
+    #[arg(long, value_name = "ID", value_parser = ["kraken-ledgers", "kraken-futures", "bitvavo", "binance-statement", "coinbase", "generic"])]
+    format: Option<String>,
+    /// The files' account (parent of its sub-wallet accounts); not with generic.
+    #[arg(long, value_name = "NAME")]
+    account: Option<String>,
+    /// Zone of timestamps that carry none: IANA name, UTC or +HH:MM.
+    #[arg(long, value_name = "TZ")]
+    timezone: Option<String>,
+    /// coinbase only: advanced trades without a named quote were traded against fiat.
+    #[arg(long)]
+    assume_fiat_quote: bool,
+    /// Write the valid operations and report the invalid rows.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Run every stage, including duplicate detection, and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Result<Outcome> {
+    let options = options(args)?;
+    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let mut reports = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        reports.push(import_one(&mut store, file, &options, args));
+    }
+    let failed = crate::report::print_all(&reports, json);
+    Ok(if failed {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}
+
+fn options(args: &ImportArgs) -> Result<ImportOptions> {
+    let timezone = match args.timezone.as_deref() {
+        None => None,
+        Some(text) => Some(Zone::parse(text).ok_or_else(|| UsageError {
+            code: "unknown-timezone",
+            reason: format!("\"{text}\" is not a known time zone"),
+        })?),
+    };
+    let options = ImportOptions {
+        format: args.format.as_deref().and_then(Profile::parse),
+        account: args.account.clone(),
+        timezone,
+        assume_fiat_quote: args.assume_fiat_quote,
+    };
+    if let Some(account) = &options.account
+        && let Err(reason) = importers::validate_account_name(account)
+    {
+        return Err(UsageError {
+            code: "bad-account-name",
+            reason: format!("\"{account}\" is not a valid account name: {reason}"),
+        }
+        .into());
+    }
+    if let Some((code, reason)) = importers::usage_error(&options) {
+        return Err(UsageError { code, reason }.into());
+    }
+    Ok(options)
+}
+
+fn import_one(
+    store: &mut ledger_sqlite::SqliteLedger,
+    file: &Path,
+    options: &ImportOptions,
+    args: &ImportArgs,
+) -> FileReport {
+    let name = file.display().to_string();
+    let mut report = FileReport::new(&name, "transactions");
+    let bytes = match std::fs::read(file) {
+        Ok(bytes) => bytes,
+        Err(error) => {
+            report.findings.push(FindingOut {
+                level: "error",
+                code: "file-unreadable",
+                line: 1,
+                column: 1,
+                header: "-".to_owned(),
+                message: format!("cannot read the file: {error}"),
+            });
+            report.finish(FileResult::Rejected);
+            return report;
+        }
+    };
+    let progress = Progress::start(&name, &bytes);
+    let result = importers::import_bytes(&bytes, options);
+    describe_parse(&mut report, &result);
+    if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
+        progress.finish();
+        report.finish(FileResult::Rejected);
+        return report;
+    }
+    progress.set_message(format!(
+        "writing {} records of {name}",
+        result.transactions.len()
+    ));
+    let batch = batch(&name, &bytes, &result, args);
+    let outcome = match store.write_import_batch(&batch) {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            progress.finish();
+            report.findings.push(FindingOut {
+                level: "error",
+                code: "store-error",
+                line: result.header_line.unwrap_or(1),
+                column: 1,
+                header: "-".to_owned(),
+                message: format!("the ledger could not be written ({error}); nothing was imported"),
+            });
+            report.finish(FileResult::Rejected);
+            return report;
+        }
+    };
+    progress.finish();
+    report.added = outcome.added_spot + outcome.added_futures;
+    report.duplicates = outcome.duplicates.len() as u64;
+    let mut duplicate_lines = BTreeSet::new();
+    for duplicate in &outcome.duplicates {
+        let (lines, key) = record_lines(&result, duplicate.record);
+        duplicate_lines.extend(lines.iter().copied());
+        let line = lines.first().copied().unwrap_or(0);
+        if duplicate.other_account {
+            report.findings.push(warning(
+                "duplicate-in-other-account",
+                line,
+                "already imported into another account; not added again".to_owned(),
+            ));
+        }
+        if duplicate.content_changed {
+            report.findings.push(warning(
+                "source-changed",
+                line,
+                format!("id {key} was imported before with other figures; the stored transaction is kept"),
+            ));
+        }
+    }
+    let record_lines: BTreeSet<u64> = result
+        .transactions
+        .iter()
+        .flat_map(|t| t.lines.iter().copied())
+        .chain(result.futures.iter().map(|f| f.line))
+        .collect();
+    let duplicate_rows = duplicate_lines.len() as u64;
+    report.rows = Some(RowCounts {
+        added: (record_lines.len() as u64).saturating_sub(duplicate_rows),
+        duplicate: duplicate_rows,
+        skipped: result.skipped_total(),
+        invalid: result.invalid_rows,
+    });
+    report.finish(if args.dry_run {
+        FileResult::DryRun
+    } else if result.has_errors() {
+        FileResult::ImportedWithInvalidRows
+    } else {
+        FileResult::Imported
+    });
+    report
+}
+
+fn describe_parse(report: &mut FileReport, result: &ImportResult) {
+    if let Some(format) = &result.format {
+        report.format = Some(format.profile.id().to_owned());
+        report.layout = Some(format.layout.to_owned()).filter(|l| !l.is_empty());
+        report.detected = Some(format.detected);
+    }
+    report.rows_read = result.rows_read;
+    report.invalid_rows = result.invalid_rows;
+    report.skipped = result
+        .skipped
+        .iter()
+        .map(|(reason, count)| SkipCount {
+            reason: reason.as_str().to_owned(),
+            count: *count,
+        })
+        .collect();
+    report.findings = result
+        .findings
+        .iter()
+        .map(FindingOut::from_importer)
+        .collect();
+}
+
+fn warning(code: &'static str, line: u64, message: String) -> FindingOut {
+    FindingOut {
+        level: "warning",
+        code,
+        line,
+        column: 1,
+        header: "-".to_owned(),
+        message,
+    }
+}
+
+fn record_lines(result: &ImportResult, record: RecordRef) -> (Vec<u64>, String) {
+    match record {
+        RecordRef::Spot(index) => result
+            .transactions
+            .get(index)
+            .map(|t| (t.lines.clone(), t.source_ref.clone()))
+            .unwrap_or_default(),
+        RecordRef::Futures(index) => result
+            .futures
+            .get(index)
+            .map(|f| (vec![f.line], f.source_ref.clone()))
+            .unwrap_or_default(),
+    }
+}
+
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the import log records when the import happened"
+)]
+pub(crate) fn now_for_log() -> core_domain::Instant {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_nanos()).unwrap_or(i64::MAX));
+    core_domain::Instant::from_unix_nanos(nanos)
+}
+
+fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> ImportBatch {
+    let format = result.format.as_ref();
+    let coinbase_v4 = format.is_some_and(|f| f.profile == Profile::Coinbase && f.layout == "v4");
+    let mut options = Vec::new();
+    if let Some(format) = &args.format {
+        options.extend(["--format".to_owned(), format.clone()]);
+    }
+    if let Some(account) = &args.account {
+        options.extend(["--account".to_owned(), account.clone()]);
+    }
+    if let Some(zone) = &args.timezone {
+        options.extend(["--timezone".to_owned(), zone.clone()]);
+    }
+    for (flag, on) in [
+        ("--assume-fiat-quote", args.assume_fiat_quote),
+        ("--skip-invalid", args.skip_invalid),
+    ] {
+        if on {
+            options.push(flag.to_owned());
+        }
+    }
+    ImportBatch {
+        log: NewImportLog {
+            imported_at: now_for_log(),
+            file_name: name.to_owned(),
+            file_sha256: sha256_hex(bytes),
+            format: format
+                .map(|f| f.profile.id().to_owned())
+                .unwrap_or_default(),
+            layout: format
+                .map(|f| f.layout.to_owned())
+                .filter(|l| !l.is_empty()),
+            options,
+            rows_read: result.rows_read,
+            skipped: result
+                .skipped
+                .iter()
+                .map(|(reason, count)| (reason.as_str().to_owned(), *count))
+                .collect(),
+            invalid: result.invalid_rows,
+            warnings: result.warnings().count() as u64,
+        },
+        spot: result
+            .transactions
+            .iter()
+            .map(|t| spot_record(t, coinbase_v4))
+            .collect(),
+        futures: result.futures.iter().map(futures_record).collect(),
+        mode: if args.dry_run {
+            WriteMode::DryRun
+        } else {
+            WriteMode::Commit
+        },
+    }
+}
+
+fn non_empty(text: &str) -> Option<String> {
+    Some(text.to_owned()).filter(|t| !t.is_empty())
+}
+
+fn spot_record(transaction: &Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
+    NewSpotRecord {
+        account: transaction.account.clone(),
+        row_key: transaction.identity.clone(),
+        content_key: non_empty(&transaction.content_key),
+        dedupe_by_content_key,
+        tx_type: TxType::Spot(transaction.tx_type),
+        instant: transaction.timestamp,
+        inflow: transaction.inflow,
+        outflow: transaction.outflow,
+        fee: transaction.fee,
+        stated_value: transaction.fiat_value,
+        stated_price: None,
+        stated_fee_value: None,
+        transfer_group_id: transaction.group_id.clone(),
+        source_ref: non_empty(&transaction.source_ref),
+        note: non_empty(&transaction.note),
+        source_lines: transaction.lines.clone(),
+    }
+}
+
+fn futures_record(record: &FuturesRecord) -> NewFuturesRecord {
+    NewFuturesRecord {
+        account: record.account.clone(),
+        row_key: record.identity.clone(),
+        content_key: None,
+        kind: record.kind,
+        contract: record.contract.clone(),
+        instant: record.timestamp,
+        settlement_asset: record.settlement_asset,
+        realized_pnl: record.realized_pnl,
+        funding: record.funding_amount,
+        fee: match (record.fee_asset, record.fee_amount) {
+            (Some(asset), Some(quantity)) => Some(Fee { asset, quantity }),
+            _ => None,
+        },
+        trade_price: record.trade_price,
+        source_ref: non_empty(&record.source_ref),
+        note: non_empty(&record.note),
+        source_lines: vec![record.line],
+    }
+}
+
+/// Lowercase hex SHA-256 of the file bytes, for the import log.
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    Sha256::digest(bytes)
+        .iter()
+        .fold(String::with_capacity(64), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+}
+
+/// A spinner on stderr for large files when stderr is a terminal; otherwise nothing.
+pub(crate) struct Progress(Option<indicatif::ProgressBar>);
+
+impl Progress {
+    pub(crate) fn start(name: &str, bytes: &[u8]) -> Self {
+        #[allow(
+            clippy::naive_bytecount,
+            reason = "once per file; not worth a dependency"
+        )]
+        let rows = bytes.iter().filter(|b| **b == b'\n').count();
+        if rows <= PROGRESS_ROWS || !std::io::stderr().is_terminal() {
+            return Self(None);
+        }
+        let bar = indicatif::ProgressBar::new_spinner();
+        bar.set_message(format!("reading {name} (~{rows} rows)"));
+        bar.enable_steady_tick(std::time::Duration::from_millis(120));
+        Self(Some(bar))
+    }
+
+    pub(crate) fn set_message(&self, message: String) {
+        if let Some(bar) = &self.0 {
+            bar.set_message(message);
+        }
+    }
+
+    pub(crate) fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! `cartera rates import` and `cartera prices import` (`imports.md` §3).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use clap::Args;
+use core_domain::Asset;
+use core_domain::market::{PriceRow, RateRow};
+use importers::prices::{PriceFormat, PriceOptions};
+use use_cases::ports::{
+    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch, WriteMode,
+};
+
+use crate::import::{Progress, sha256_hex};
+use crate::report::{FileReport, FileResult, FindingOut};
+use crate::{Outcome, UsageError, ledger_path};
+
+#[derive(Debug, Args)]
+pub(crate) struct RatesArgs {
+    /// eurofxref-hist.csv, eurofxref.csv, or either as a ZIP.
+    #[arg(value_name = "FILE")]
+    file: PathBuf,
+    /// A new value for a stored (currency, date) replaces the stored one.
+    #[arg(long)]
+    replace: bool,
+    /// Write the valid rates and report the invalid rows.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Run every check and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct PricesArgs {
+    /// Price files, processed in the order given.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// daily (date,symbol,close,currency), kraken-ohlcvt or series (timestamp,price).
+    #[arg(long, value_parser = ["daily", "kraken-ohlcvt", "series"])]
+    format: Option<String>,
+    /// Asset of a series file (or of a renamed Kraken OHLCVT file).
+    #[arg(long, value_name = "SYM")]
+    symbol: Option<String>,
+    /// Quote currency of a series file (or of a renamed Kraken OHLCVT file).
+    #[arg(long, value_name = "CUR")]
+    currency: Option<String>,
+    /// A new value for a stored (asset, currency, date) replaces the stored one.
+    #[arg(long)]
+    replace: bool,
+    /// Write the valid prices and report the invalid rows.
+    #[arg(long)]
+    skip_invalid: bool,
+    /// Run every check and write nothing.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+fn policy(replace: bool, skip_invalid: bool) -> ConflictPolicy {
+    if replace {
+        ConflictPolicy::Replace
+    } else if skip_invalid {
+        ConflictPolicy::Skip
+    } else {
+        ConflictPolicy::Reject
+    }
+}
+
+fn log(
+    name: &str,
+    bytes: &[u8],
+    format: &str,
+    options: Vec<String>,
+    rows_read: u64,
+) -> NewImportLog {
+    NewImportLog {
+        imported_at: crate::import::now_for_log(),
+        file_name: name.to_owned(),
+        file_sha256: sha256_hex(bytes),
+        format: format.to_owned(),
+        layout: None,
+        options,
+        rows_read,
+        skipped: Vec::new(),
+        invalid: 0,
+        warnings: 0,
+    }
+}
+
+fn flags(replace: bool, skip_invalid: bool) -> Vec<String> {
+    let mut options = Vec::new();
+    if replace {
+        options.push("--replace".to_owned());
+    }
+    if skip_invalid {
+        options.push("--skip-invalid".to_owned());
+    }
+    options
+}
+
+pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> Result<Outcome> {
+    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let name = args.file.display().to_string();
+    let mut report = FileReport::new(&name, "rates");
+    report.format = Some("ecb".to_owned());
+    let Some(bytes) = read(&args.file, &mut report) else {
+        return finish(&[report], json);
+    };
+    let progress = Progress::start(&name, &bytes);
+    let parsed = importers::rates::parse_ecb(&bytes);
+    report.rows_read = parsed.rows_read;
+    report.invalid_rows = parsed.invalid_rows;
+    report.findings = parsed
+        .findings
+        .iter()
+        .map(FindingOut::from_importer)
+        .collect();
+    if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
+        progress.finish();
+        report.finish(FileResult::Rejected);
+        return finish(&[report], json);
+    }
+    let mut rows = Vec::with_capacity(parsed.rates.len());
+    let mut positions = Vec::with_capacity(parsed.rates.len());
+    for rate in &parsed.rates {
+        // A code outside the symbol grammar never reaches here: the importer refuses it.
+        if let Ok(currency) = Asset::new(&rate.currency) {
+            rows.push(RateRow {
+                currency,
+                date: rate.date,
+                rate: rate.rate,
+            });
+            positions.push((
+                rate.line,
+                rate.column,
+                format!("{} {}", rate.currency, rate.date),
+            ));
+        }
+    }
+    let batch = RateBatch {
+        log: log(
+            &name,
+            &bytes,
+            "ecb",
+            flags(args.replace, args.skip_invalid),
+            parsed.rows_read,
+        ),
+        rows,
+        on_conflict: policy(args.replace, args.skip_invalid),
+        mode: if args.dry_run {
+            WriteMode::DryRun
+        } else {
+            WriteMode::Commit
+        },
+    };
+    let outcome = store.write_rates(&batch);
+    progress.finish();
+    settle(
+        &mut report,
+        outcome,
+        &positions,
+        "rate-conflict",
+        args.dry_run,
+        parsed.duplicates_in_file,
+    );
+    finish(&[report], json)
+}
+
+pub(crate) fn run_prices(ledger: Option<&Path>, json: bool, args: &PricesArgs) -> Result<Outcome> {
+    let options = PriceOptions {
+        format: args.format.as_deref().map(|f| match f {
+            "series" => PriceFormat::Series,
+            "kraken-ohlcvt" => PriceFormat::KrakenOhlcvt,
+            _ => PriceFormat::Daily,
+        }),
+        symbol: args.symbol.clone(),
+        currency: args.currency.clone(),
+    };
+    if let Some((code, reason)) = importers::prices::usage_error(&options) {
+        return Err(UsageError { code, reason }.into());
+    }
+    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let mut reports = Vec::with_capacity(args.files.len());
+    for file in &args.files {
+        let name = file.display().to_string();
+        let mut report = FileReport::new(&name, "prices");
+        let Some(bytes) = read(file, &mut report) else {
+            reports.push(report);
+            continue;
+        };
+        let file_name = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let progress = Progress::start(&name, &bytes);
+        let parsed = importers::prices::parse(&file_name, &bytes, &options);
+        report.format = parsed.format.map(|f| f.id().to_owned());
+        report.rows_read = parsed.rows_read;
+        report.invalid_rows = parsed.invalid_rows;
+        report.findings = parsed
+            .findings
+            .iter()
+            .map(FindingOut::from_importer)
+            .collect();
+        if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
+            progress.finish();
+            report.finish(FileResult::Rejected);
+            reports.push(report);
+            continue;
+        }
+        let mut options_used = Vec::new();
+        for (flag, value) in [
+            ("--format", &args.format),
+            ("--symbol", &args.symbol),
+            ("--currency", &args.currency),
+        ] {
+            if let Some(value) = value {
+                options_used.extend([flag.to_owned(), value.clone()]);
+            }
+        }
+        options_used.extend(flags(args.replace, args.skip_invalid));
+        let format = report.format.clone().unwrap_or_default();
+        let positions: Vec<(u64, usize, String)> = parsed
+            .prices
+            .iter()
+            .map(|p| (p.line, 1, format!("{} {} {}", p.asset, p.currency, p.date)))
+            .collect();
+        let batch = PriceBatch {
+            log: log(&name, &bytes, &format, options_used, parsed.rows_read),
+            rows: parsed
+                .prices
+                .iter()
+                .map(|p| PriceRow {
+                    asset: p.asset,
+                    date: p.date,
+                    close: p.close,
+                    currency: p.currency,
+                })
+                .collect(),
+            on_conflict: policy(args.replace, args.skip_invalid),
+            mode: if args.dry_run {
+                WriteMode::DryRun
+            } else {
+                WriteMode::Commit
+            },
+        };
+        let outcome = store.write_prices(&batch);
+        progress.finish();
+        settle(
+            &mut report,
+            outcome,
+            &positions,
+            "price-conflict",
+            args.dry_run,
+            0,
+        );
+        reports.push(report);
+    }
+    finish(&reports, json)
+}
+
+fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
+    match std::fs::read(file) {
+        Ok(bytes) => Some(bytes),
+        Err(error) => {
+            report.findings.push(FindingOut {
+                level: "error",
+                code: "file-unreadable",
+                line: 1,
+                column: 1,
+                header: "-".to_owned(),
+                message: format!("cannot read the file: {error}"),
+            });
+            report.finish(FileResult::Rejected);
+            None
+        }
+    }
+}
+
+/// Turns the store's answer into the report: conflicts are row errors (`imports.md` §3.1).
+fn settle(
+    report: &mut FileReport,
+    outcome: use_cases::PortResult<MarketOutcome>,
+    positions: &[(u64, usize, String)],
+    conflict_code: &'static str,
+    dry_run: bool,
+    in_file_duplicates: u64,
+) {
+    let outcome = match outcome {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            report.findings.push(FindingOut {
+                level: "error",
+                code: "store-error",
+                line: 1,
+                column: 1,
+                header: "-".to_owned(),
+                message: format!("the ledger could not be written ({error}); nothing was imported"),
+            });
+            report.finish(FileResult::Rejected);
+            return;
+        }
+    };
+    let replacing = outcome.replaced > 0;
+    for conflict in &outcome.conflicts {
+        if replacing {
+            continue;
+        }
+        let (line, column, key) = positions.get(conflict.index).cloned().unwrap_or_default();
+        report.findings.push(FindingOut {
+            level: "error",
+            code: conflict_code,
+            line,
+            column,
+            header: "-".to_owned(),
+            message: format!(
+                "the ledger holds {} for {key}; the file says {}; use --replace to overwrite",
+                conflict.stored, conflict.new
+            ),
+        });
+    }
+    let conflicts = if replacing {
+        0
+    } else {
+        outcome.conflicts.len() as u64
+    };
+    report.invalid_rows += conflicts;
+    report.added = outcome.added;
+    report.duplicates = outcome.duplicates + in_file_duplicates;
+    report.replaced = Some(outcome.replaced);
+    let result = if dry_run {
+        FileResult::DryRun
+    } else if !outcome.committed {
+        FileResult::Rejected
+    } else if report.invalid_rows > 0 {
+        FileResult::ImportedWithInvalidRows
+    } else {
+        FileResult::Imported
+    };
+    report.finish(result);
+}
+
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "shares the signature of the other command runners"
+)]
+fn finish(reports: &[FileReport], json: bool) -> Result<Outcome> {
+    let failed = crate::report::print_all(reports, json);
+    Ok(if failed {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    })
+}

@@ -1,0 +1,411 @@
+//! `cartera import`, `rates import` and `prices import` end to end (`imports.md` §1.15, §5).
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use use_cases::ports::RateStore;
+
+use crate::support::{counts, example, run, shared_data, stderr, stdout, stored_rows};
+
+const GENERIC_HEADER: &str = "timestamp,type,account,in_asset,in_amount,out_asset,out_amount,fee_asset,fee_amount,fiat_value,fiat_currency,id,group_id,note";
+
+fn check_rows(ledger: &Path, expected: &[&str]) {
+    assert_eq!(stored_rows(ledger), expected);
+}
+
+#[test]
+fn generic_example_imports_the_twelve_transactions_of_imports_2_6() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = example("generic/wallets-2024.csv");
+    let output = run(&ledger, &["import", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(
+        report.contains("  format        generic (detected)\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  rows read     12\n  added         12 transactions\n  duplicates    0\n"),
+        "{report}"
+    );
+    assert!(report.contains("  result        imported\n"), "{report}");
+    check_rows(
+        &ledger,
+        &[
+            "1 Bit2Me 2024-11-02T08:00:00Z DEPOSIT in=700 EUR out= fee=0 EUR value= group=",
+            "2 Bit2Me 2024-11-02T09:15:00Z BUY in=0.01 BTC out=650 EUR fee=2.5 EUR value= group=",
+            "3 Bit2Me 2024-11-05T18:00:00Z TRANSFER_OUT in= out=0.0099 BTC fee=0.0001 BTC value= group=move-1",
+            "4 Ledger 2024-11-05T18:42:10Z TRANSFER_IN in=0.0099 BTC out= fee= value= group=move-1",
+            "5 Bit2Me 2024-11-20T12:00:00Z PROMOTION in=10 EUR out= fee= value= group=",
+            "6 Ledger 2024-12-01T09:00:00Z AIRDROP in=120 ARB out= fee= value=138 EUR group=",
+            "7 Ledger 2024-12-03T16:20:00Z TRANSFER_IN in=0.5012 ETH out= fee= value= group=",
+            "8 Ledger 2024-12-03T16:25:31Z SWAP in=1710.55 USDC out=0.5 ETH fee=0 ETH value=1580.2 EUR group=",
+            "9 Ledger 2024-12-03T16:25:31Z FEE in= out=0.0012 ETH fee= value= group=",
+            "10 Ledger 2024-12-10T20:00:00Z SPEND in= out=0.001 BTC fee= value=62.3 EUR group=",
+            "11 Nexo 2024-12-15T08:00:00Z REWARD in=1.25 USDC out= fee= value= group=",
+            "12 Bit2Me 2024-12-31T23:59:59Z WITHDRAWAL in= out=40 EUR fee=0.5 EUR value= group=",
+        ],
+    );
+
+    // Re-importing the same file adds nothing and leaves the version alone.
+    let before = counts(&ledger);
+    let again = run(&ledger, &["import", file.to_str().unwrap()]);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(stdout(&again).contains("  added         0 transactions\n  duplicates    12\n"));
+    assert_eq!(counts(&ledger), before);
+}
+
+#[test]
+fn every_exchange_example_imports_end_to_end() {
+    // Each example of imports.md §2 through the binary; the stored rows are pinned by a
+    // snapshot per file (the importers' own tests assert the spec tables field by field).
+    for (file, extra) in [
+        ("kraken-ledgers/kraken-2025.csv", &[][..]),
+        ("bitvavo/bitvavo-2025.csv", &[][..]),
+        ("binance-statement/binance-2025.csv", &[][..]),
+        ("coinbase/coinbase-2025.csv", &[][..]),
+        ("kraken-futures/futures-2025.csv", &[][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let ledger = dir.path().join("ledger.sqlite");
+        let path = example(file);
+        let mut args = vec!["import", path.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        let output = run(&ledger, &args);
+        assert!(
+            output.status.success(),
+            "{file}: {}\n{}",
+            stdout(&output),
+            stderr(&output)
+        );
+        let (_, spot, futures) = counts(&ledger);
+        let rendered = stored_rows(&ledger).join("\n");
+        let name = file.replace(['/', '.'], "_");
+        insta::assert_snapshot!(name, format!("spot {spot}, futures {futures}\n{rendered}"));
+        // A second import of the same file adds nothing.
+        let again = run(&ledger, &args);
+        assert!(
+            stdout(&again).contains("  added         0 transactions\n"),
+            "{file}"
+        );
+        assert_eq!(counts(&ledger).1, spot);
+    }
+}
+
+fn generic_lines(rows: std::ops::Range<usize>) -> String {
+    let mut text = String::from(GENERIC_HEADER);
+    text.push('\n');
+    for i in rows {
+        let day = 1 + i % 28;
+        let _ = writeln!(
+            text,
+            "2024-03-{day:02}T10:00:{:02}Z,BUY,Wallet,BTC,0.{i:04},EUR,{},EUR,1,,,w-{i},,",
+            i % 60,
+            100 + i
+        );
+    }
+    text
+}
+
+#[test]
+fn an_overlapping_later_export_adds_only_its_new_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let first = dir.path().join("first.csv");
+    let later = dir.path().join("later.csv");
+    std::fs::write(&first, generic_lines(1..9)).unwrap();
+    std::fs::write(&later, generic_lines(5..13)).unwrap();
+    assert!(
+        run(&ledger, &["import", first.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let output = run(&ledger, &["import", later.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output)
+            .contains("  rows read     8\n  added         4 transactions\n  duplicates    4\n"),
+        "{}",
+        stdout(&output)
+    );
+    assert_eq!(counts(&ledger).1, 12);
+}
+
+#[test]
+fn one_bad_row_writes_nothing_and_every_bad_cell_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let good = dir.path().join("good.csv");
+    std::fs::write(&good, generic_lines(1..3)).unwrap();
+    assert!(
+        run(&ledger, &["import", good.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let before = counts(&ledger);
+
+    let bad = dir.path().join("bad.csv");
+    let mut text = generic_lines(10..14);
+    text.push_str("2024-13-01T10:00:00Z,BUY,Wallet,BTC,1.5x,EUR,100,,,,,w-99,,\n");
+    std::fs::write(&bad, text).unwrap();
+    let output = run(&ledger, &["import", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    let diagnostics = stderr(&output);
+    let name = bad.to_str().unwrap();
+    assert!(
+        diagnostics.contains(&format!(
+            "{name}:6:1: error[bad-timestamp] column \"timestamp\""
+        )),
+        "{diagnostics}"
+    );
+    assert!(
+        diagnostics.contains(&format!(
+            "{name}:6:5: error[bad-decimal] column \"in_amount\""
+        )),
+        "{diagnostics}"
+    );
+    assert!(
+        diagnostics.contains(&format!("{name}: rejected: nothing was written")),
+        "{diagnostics}"
+    );
+    assert!(stdout(&output).contains("  result        rejected\n"));
+    assert_eq!(counts(&ledger), before, "the ledger is untouched");
+
+    // With --skip-invalid the four good rows are written and the exit status is still 1.
+    let output = run(
+        &ledger,
+        &["import", bad.to_str().unwrap(), "--skip-invalid"],
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(stderr(&output).contains("imported with invalid rows: 1 not imported"));
+    assert_eq!(counts(&ledger).1, before.1 + 4);
+}
+
+#[test]
+fn dry_run_writes_nothing_and_usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = example("generic/wallets-2024.csv");
+    let output = run(&ledger, &["import", file.to_str().unwrap(), "--dry-run"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("  added         12 transactions\n"));
+    assert!(stdout(&output).contains("  result        dry run: nothing written\n"));
+    assert_eq!(counts(&ledger).1, 0);
+
+    let usage = run(
+        &ledger,
+        &[
+            "import",
+            file.to_str().unwrap(),
+            "--format",
+            "generic",
+            "--account",
+            "X",
+        ],
+    );
+    assert_eq!(usage.status.code(), Some(2), "{}", stderr(&usage));
+    assert!(
+        stderr(&usage).starts_with("cartera: error[option-not-applicable]: "),
+        "{}",
+        stderr(&usage)
+    );
+    let unknown = run(&ledger, &["import"]);
+    assert_eq!(unknown.status.code(), Some(2));
+}
+
+#[test]
+fn json_report_counts_rows_that_add_up_to_rows_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = example("kraken-ledgers/kraken-2025.csv");
+    let output = run(&ledger, &["--json", "import", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let file_report = &report["files"][0];
+    let rows = &file_report["rows"];
+    let sum: u64 = ["added", "duplicate", "skipped", "invalid"]
+        .iter()
+        .map(|k| rows[k].as_u64().unwrap())
+        .sum();
+    assert_eq!(Some(sum), file_report["rowsRead"].as_u64());
+    assert_eq!(file_report["result"], "imported");
+}
+
+#[test]
+fn a_killed_import_leaves_the_ledger_exactly_as_before() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let small = dir.path().join("small.csv");
+    std::fs::write(&small, generic_lines(1..4)).unwrap();
+    assert!(
+        run(&ledger, &["import", small.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let before = counts(&ledger);
+
+    let large = dir.path().join("large.csv");
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&large).unwrap());
+    writeln!(file, "{GENERIC_HEADER}").unwrap();
+    for i in 0..400_000u64 {
+        writeln!(
+            file,
+            "2023-{:02}-{:02}T{:02}:{:02}:{:02}Z,BUY,Bulk,BTC,0.{:06},EUR,{},,,,,b-{i},,",
+            1 + i % 12,
+            1 + i % 28,
+            i % 24,
+            i % 60,
+            (i / 60) % 60,
+            1 + i % 999_999,
+            10 + i % 1000
+        )
+        .unwrap();
+    }
+    file.flush().unwrap();
+    drop(file);
+
+    let mut child = crate::support::cartera()
+        .arg("--ledger")
+        .arg(&ledger)
+        .args(["import", large.to_str().unwrap()])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it once the write transaction has started spilling pages into the WAL, or after a
+    // while in any case (then it dies while parsing, which must be just as harmless).
+    let wal = dir.path().join("ledger.sqlite-wal");
+    let started = Instant::now();
+    let base = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    while started.elapsed() < Duration::from_secs(20) {
+        if std::fs::metadata(&wal).is_ok_and(|m| m.len() > base + 64 * 1024) {
+            break;
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    let finished_early = child.try_wait().unwrap().is_some();
+    child.kill().ok(); // SIGKILL on Unix.
+    child.wait().unwrap();
+    assert!(
+        !finished_early,
+        "the import finished before it could be killed; make the file larger"
+    );
+    assert_eq!(counts(&ledger), before, "row counts and version unchanged");
+}
+
+#[test]
+fn ecb_history_imports_whole_and_twice_adds_nothing() {
+    let Some(data) = shared_data() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = data.join("ecb/eurofxref-hist.csv");
+    let output = run(&ledger, &["rates", "import", file.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(report.contains("  rows read     7126\n"), "{report}");
+    assert!(report.contains("  result        imported\n"), "{report}");
+
+    let store = ledger_sqlite::SqliteLedger::open(&ledger).unwrap();
+    let day = "2024-01-02".parse().unwrap();
+    for (currency, expected) in [("USD", "1.0956"), ("GBP", "0.86645")] {
+        let rate = store
+            .rate_on_or_before(core_domain::Asset::new(currency).unwrap(), day)
+            .unwrap()
+            .unwrap();
+        assert_eq!(rate.date, day);
+        assert_eq!(
+            core_domain::num::format(rate.rate, core_domain::num::OutputClass::Rate),
+            expected
+        );
+    }
+    drop(store);
+
+    let again = run(&ledger, &["rates", "import", file.to_str().unwrap()]);
+    assert!(again.status.success());
+    assert!(
+        stdout(&again).contains("  added         0 rates\n"),
+        "{}",
+        stdout(&again)
+    );
+}
+
+#[test]
+fn price_examples_import_and_conflicts_need_replace() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let daily = example("prices/daily-sample.csv");
+    let output = run(&ledger, &["prices", "import", daily.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("  added         4 prices\n"),
+        "{}",
+        stdout(&output)
+    );
+
+    let changed = dir.path().join("changed.csv");
+    std::fs::write(
+        &changed,
+        "date,symbol,close,currency\n2025-01-13,BTC,91000,EUR\n",
+    )
+    .unwrap();
+    let conflict = run(&ledger, &["prices", "import", changed.to_str().unwrap()]);
+    assert_eq!(conflict.status.code(), Some(1));
+    assert!(
+        stderr(&conflict).contains("error[price-conflict]"),
+        "{}",
+        stderr(&conflict)
+    );
+    let replaced = run(
+        &ledger,
+        &["prices", "import", changed.to_str().unwrap(), "--replace"],
+    );
+    assert!(replaced.status.success(), "{}", stderr(&replaced));
+    assert!(
+        stdout(&replaced).contains("  replaced      1\n"),
+        "{}",
+        stdout(&replaced)
+    );
+
+    let series = example("prices/series-sample.csv");
+    let missing = run(
+        &ledger,
+        &[
+            "prices",
+            "import",
+            series.to_str().unwrap(),
+            "--format",
+            "series",
+        ],
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    let ok = run(
+        &ledger,
+        &[
+            "prices",
+            "import",
+            series.to_str().unwrap(),
+            "--format",
+            "series",
+            "--symbol",
+            "BTC",
+            "--currency",
+            "EUR",
+        ],
+    );
+    assert!(ok.status.success(), "{}", stderr(&ok));
+    assert!(stdout(&ok).contains("  added         2 prices\n"));
+}
+
+#[test]
+fn version_names_the_time_zone_database() {
+    let output = crate::support::cartera().arg("--version").output().unwrap();
+    assert!(output.status.success());
+    let text = stdout(&output);
+    assert!(text.starts_with("cartera 0.0.0 (tzdb 20"), "{text}");
+}

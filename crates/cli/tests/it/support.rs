@@ -1,0 +1,118 @@
+//! Running the binary and reading a ledger back.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use core_domain::ledger::{AssetAmount, StatedAmount};
+use core_domain::{Account, SpotRow, TxType};
+use ledger_sqlite::SqliteLedger;
+use use_cases::ports::LedgerRead;
+
+/// The `cartera` executable built for this test run.
+pub(crate) fn cartera() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cartera"));
+    command.env_remove("CARTERA_LEDGER");
+    command
+}
+
+/// Runs `cartera --ledger <ledger> <args>` and returns its output.
+pub(crate) fn run(ledger: &Path, args: &[&str]) -> Output {
+    cartera()
+        .arg("--ledger")
+        .arg(ledger)
+        .args(args)
+        .output()
+        .expect("cartera runs")
+}
+
+pub(crate) fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+pub(crate) fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A file of the importers' example data (`imports.md` §2, §3).
+pub(crate) fn example(relative: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../importers/test_data")
+        .join(relative)
+}
+
+/// The shared data folder (`../shared/data` beside the repository), when present.
+#[allow(
+    clippy::disallowed_methods,
+    reason = "tests may point at the shared data elsewhere"
+)]
+pub(crate) fn shared_data() -> Option<PathBuf> {
+    let folder = std::env::var_os("CARTERA_SHARED_DATA").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data"),
+        PathBuf::from,
+    );
+    if folder.is_dir() {
+        Some(folder)
+    } else {
+        eprintln!("skipped: shared data folder {} is absent", folder.display());
+        None
+    }
+}
+
+fn side(side: Option<AssetAmount>) -> String {
+    side.map(|s| format!("{} {}", core_domain::num::quantity(s.quantity), s.asset))
+        .unwrap_or_default()
+}
+
+fn stated(value: Option<StatedAmount>) -> String {
+    value
+        .map(|v| format!("{} {}", core_domain::num::quantity(v.amount), v.currency))
+        .unwrap_or_default()
+}
+
+/// One stored spot row as a line: `seq account instant TYPE in | out | fee | value | group`.
+pub(crate) fn render_row(row: &SpotRow, accounts: &[Account]) -> String {
+    let account = accounts
+        .iter()
+        .find(|a| a.id == row.account_id)
+        .map_or("?", |a| a.name.as_str());
+    let tx_type = match &row.tx_type {
+        TxType::Spot(t) => t.as_str().to_owned(),
+        TxType::Unknown { source_label } => format!("Unknown({source_label})"),
+    };
+    let fee = row
+        .fee
+        .map(|f| format!("{} {}", core_domain::num::quantity(f.quantity), f.asset))
+        .unwrap_or_default();
+    format!(
+        "{} {account} {} {tx_type} in={} out={} fee={} value={} group={}",
+        row.seq,
+        row.instant,
+        side(row.inflow),
+        side(row.outflow),
+        fee,
+        stated(row.stated_value),
+        row.transfer_group_id.as_deref().unwrap_or(""),
+    )
+}
+
+/// Every stored spot row, rendered, in ledger order.
+pub(crate) fn stored_rows(ledger: &Path) -> Vec<String> {
+    let store = SqliteLedger::open(ledger).expect("ledger opens");
+    let accounts = store.accounts().expect("accounts");
+    store
+        .spot_rows()
+        .expect("rows")
+        .iter()
+        .map(|row| render_row(row, &accounts))
+        .collect()
+}
+
+/// The ledger version and the number of spot and futures rows.
+pub(crate) fn counts(ledger: &Path) -> (u64, usize, usize) {
+    let store = SqliteLedger::open(ledger).expect("ledger opens");
+    (
+        store.ledger_version().expect("version"),
+        store.spot_rows().expect("rows").len(),
+        store.futures_rows().expect("futures").len(),
+    )
+}
