@@ -1,7 +1,10 @@
 //! Measures generic CSV parse throughput (stages 1–6) over a generated file.
 //!
 //! `cargo run --release -p importers --example generic_throughput -- [rows]` (default 1,000,000).
-
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests, benches and examples read their knobs from the environment"
+)]
 #![allow(clippy::print_stdout)] // A measurement tool prints its figures.
 
 use std::fmt::Write as _;

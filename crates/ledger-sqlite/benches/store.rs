@@ -1,5 +1,9 @@
 //! Criterion benchmarks of the store's two hot paths at 100k rows: the atomic import batch and
 //! the ledger-order load. The 1M figures come from `cargo run --release --example scale`.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests, benches and examples read their knobs from the environment"
+)]
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use ledger_sqlite::SqliteLedger;

@@ -1,5 +1,9 @@
 //! Times the store at benchmark sizes: `cargo run --release -p ledger-sqlite --example scale
 //! -- 100000 1000000`. Prints the import batch throughput and the cold-open ledger load.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests, benches and examples read their knobs from the environment"
+)]
 #![allow(clippy::print_stdout)] // A measuring tool prints its figures.
 #![allow(clippy::cast_precision_loss)] // Timings and rates, not amounts: f64 is right here.
 

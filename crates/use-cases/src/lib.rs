@@ -9,6 +9,8 @@
 //! change the ledger by construction. This first version holds the port traits and the record
 //! types the importers' output is mapped to; the use cases arrive with later issues.
 
+#![deny(clippy::float_arithmetic)]
+
 pub mod error;
 pub mod ports;
 

@@ -1,6 +1,9 @@
 //! Integration tests of the importers: every example of `imports.md` §2 and §3 and the
 //! acceptance cases of §5 decidable at stages 1–6.
-
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests, benches and examples read their knobs from the environment"
+)]
 // Tests print a skip message when the shared data folder is absent.
 #![allow(clippy::print_stdout)]
 

@@ -1,4 +1,8 @@
 //! Integration tests of the SQLite ledger through its ports.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "tests, benches and examples read their knobs from the environment"
+)]
 
 mod accounts;
 mod edits;
