@@ -150,7 +150,7 @@ impl PriceStore for Fake {
             .filter(|p| wanted.contains(&p.asset) && p.date >= from && p.date <= to)
             .copied()
             .collect();
-        rows.sort_by(|a, b| (a.asset, a.date, a.currency).cmp(&(b.asset, b.date, b.currency)));
+        rows.sort_by_key(|p| (p.asset, p.date, p.currency));
         Ok(rows)
     }
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
