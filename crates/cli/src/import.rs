@@ -332,11 +332,16 @@ fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> 
             .map(|t| spot_record(t, coinbase_v4))
             .collect(),
         futures: result.futures.iter().map(futures_record).collect(),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
+    }
+}
+
+/// `--dry-run` runs every check against the store, then rolls back.
+pub(crate) fn write_mode(dry_run: bool) -> WriteMode {
+    if dry_run {
+        WriteMode::DryRun
+    } else {
+        WriteMode::Commit
     }
 }
 

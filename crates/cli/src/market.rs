@@ -8,10 +8,10 @@ use core_domain::Asset;
 use core_domain::market::{PriceRow, RateRow};
 use importers::prices::{PriceFormat, PriceOptions};
 use use_cases::ports::{
-    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch, WriteMode,
+    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch,
 };
 
-use crate::import::{Progress, sha256_hex};
+use crate::import::{Progress, sha256_hex, write_mode};
 use crate::report::{FileReport, FileResult, FindingOut};
 use crate::{Outcome, UsageError, ledger_path};
 
@@ -157,11 +157,7 @@ pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> 
         ),
         rows,
         on_conflict: policy(args.replace, args.skip_invalid),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
     };
     let outcome = store.write_rates(&batch);
     progress.finish();
@@ -258,11 +254,7 @@ pub(crate) fn run_prices(ledger: Option<&Path>, json: bool, args: &PricesArgs) -
                 })
                 .collect(),
             on_conflict: policy(args.replace, args.skip_invalid),
-            mode: if args.dry_run {
-                WriteMode::DryRun
-            } else {
-                WriteMode::Commit
-            },
+            mode: write_mode(args.dry_run),
         };
         let outcome = store.write_prices(&batch);
         progress.finish();
