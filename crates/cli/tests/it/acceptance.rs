@@ -466,3 +466,58 @@ fn ac_52_the_btc_series_imports_with_symbol_and_currency() {
     let store = SqliteLedger::open(&ledger).unwrap();
     assert_eq!(store.price_count().unwrap(), 5198);
 }
+
+#[test]
+fn ac_37_a_v4_row_already_imported_from_a_v3_file_is_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = ledger_in(&dir);
+    let v3 = file(
+        &dir,
+        "coinbase-v3.csv",
+        &[
+            "Transaction report for Ana Example",
+            "Timestamp,Transaction Type,Asset,Quantity Transacted,Spot Price Currency,Spot Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes",
+            "2025-05-20T19:00:02Z,Buy,BTC,0.00281,EUR,85300.00,239.69,243.28,3.59,Bought 0.00281 BTC for €243.28 EUR",
+        ],
+    );
+    let output = run(&ledger, &["import", v3.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        crate::support::stored_rows(&ledger),
+        [
+            "1 Coinbase 2025-05-20T19:00:02Z BUY in=0.00281 BTC out=239.69 EUR fee=3.59 EUR value= group="
+        ]
+    );
+    let v4 = example("coinbase/coinbase-2025.csv");
+    let output = run(&ledger, &["--json", "import", v4.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 11);
+    assert_eq!(report["files"][0]["duplicates"], 1);
+    assert_eq!(report["files"][0]["rows"]["duplicate"], 1);
+}
+
+#[test]
+fn ac_50_the_daily_ecb_file_after_the_history_adds_nothing() {
+    let Some(data) = shared_data() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = ledger_in(&dir);
+    let history = data.join("ecb/eurofxref-hist.csv");
+    assert!(
+        run(&ledger, &["rates", "import", history.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let daily = file(
+        &dir,
+        "eurofxref.csv",
+        &["Date, USD, GBP, ", "30 October 2026, 1.1172, 0.8338, "],
+    );
+    let output = run(&ledger, &["rates", "import", daily.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stdout(&output).contains("  added         0 rates\n  duplicates    2\n"),
+        "{}",
+        stdout(&output)
+    );
+}
