@@ -2,5 +2,6 @@
 //! ledger and reads the result back through the store's ports.
 #![allow(clippy::print_stderr, reason = "tests say why they skip")]
 
+mod acceptance;
 mod import;
 mod support;
