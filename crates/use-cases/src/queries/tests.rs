@@ -799,61 +799,6 @@ fn read_use_cases_is_object_safe_send_and_sync() {
     assert_eq!(dynamic.get_ledger_version().unwrap().version, 1);
 }
 
-/// The performance target of the tax report (`performance.md`): run with `CARTERA_PERF=1` in
-/// release mode (`cargo test -p use-cases --release perf`); skipped otherwise.
-#[test]
-#[allow(
-    clippy::disallowed_methods,
-    clippy::print_stdout,
-    reason = "an opt-in timing knob that reports its figures"
-)]
-fn perf_tax_report_on_100k_rows() {
-    if std::env::var_os("CARTERA_PERF").is_none() {
-        println!("skipped: set CARTERA_PERF=1 (release build) to time the 100k-row tax report");
-        return;
-    }
-    let mut synthetic = core_domain::testkit::synthetic::synthetic(100_000, 7);
-    // Sorted as the store returns them, so the fake's lookups stay cheap.
-    synthetic
-        .prices
-        .sort_by_key(|p| (p.asset, p.date, p.currency));
-    let fake = Fake {
-        snapshot: crate::ports::LedgerSnapshot {
-            version: 1,
-            accounts: synthetic.accounts.clone(),
-            spot_rows: synthetic.rows.clone(),
-            ..crate::ports::LedgerSnapshot::default()
-        },
-        prices: synthetic.prices.clone(),
-        rates: synthetic.rates.clone(),
-        ..Fake::default()
-    };
-    let year = synthetic
-        .rows
-        .last()
-        .map_or(2024, |r| chrono::Datelike::year(&r.instant.utc_date()));
-    let started = std::time::Instant::now();
-    let q = queries(fake, "2030-01-01T00:00:00Z");
-    q.derived().unwrap();
-    let loaded = started.elapsed();
-    let report = tax(&q, year);
-    let total = started.elapsed();
-    println!(
-        "100k rows: derived state {loaded:?}, tax report {year} total {total:?} ({} audit rows)",
-        report.audit_trail.len(),
-    );
-    let started = std::time::Instant::now();
-    q.get_portfolio_summary(&CurrencyRequest::default())
-        .unwrap();
-    println!(
-        "portfolio summary (loads every close): {:?}",
-        started.elapsed()
-    );
-    let second = std::time::Instant::now();
-    tax(&q, year);
-    println!("second report (cached state): {:?}", second.elapsed());
-}
-
 fn i7() -> Fake {
     let ledger = Ledger::new()
         .row(
