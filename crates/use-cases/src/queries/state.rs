@@ -13,9 +13,11 @@ use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, dai
 use core_domain::custody::{self, CustodyOutput};
 use core_domain::engine::{EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineSettings};
+use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::quality::{self, IntegrityRow};
 use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
 use crate::error::UseCaseResult;
@@ -58,6 +60,11 @@ pub struct Derived {
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
     series: Mutex<BTreeMap<(Instant, DisplayCurrency), Arc<DailySeries>>>,
+    /// IRPF year reports by `(year, with year-end holdings)`: the multi-year state is read once
+    /// per year asked, then served from here.
+    reports: Mutex<BTreeMap<(i32, bool), Arc<IrpfYearReport>>>,
+    /// Their DTOs.
+    report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
 }
 
 /// Every close of the ledger's assets, and the latest close date per asset.
@@ -194,6 +201,8 @@ impl Derived {
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),
+            reports: Mutex::new(BTreeMap::new()),
+            report_dtos: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -307,6 +316,24 @@ impl Derived {
         Ok(series)
     }
 
+    /// The year report of `key`, computed by `compute` on first use.
+    pub(crate) fn year_report(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<IrpfYearReport>,
+    ) -> UseCaseResult<Arc<IrpfYearReport>> {
+        memo(&self.reports, key, compute)
+    }
+
+    /// The report DTO of `key`, computed by `compute` on first use.
+    pub(crate) fn report_dto(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<TaxReport>,
+    ) -> UseCaseResult<Arc<TaxReport>> {
+        memo(&self.report_dtos, key, compute)
+    }
+
     /// The name of an account.
     pub fn account_name(&self, id: core_domain::AccountId) -> String {
         self.accounts
@@ -314,4 +341,23 @@ impl Derived {
             .find(|a| a.id == id)
             .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
     }
+}
+
+/// A value per key, computed once. The lock is not held while computing, so two threads may
+/// compute the same value; both results are equal and the first stored wins.
+fn memo<K: Ord + Copy, V>(
+    cache: &Mutex<BTreeMap<K, Arc<V>>>,
+    key: K,
+    compute: impl FnOnce() -> UseCaseResult<V>,
+) -> UseCaseResult<Arc<V>> {
+    let lock = || {
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(value) = lock().get(&key) {
+        return Ok(Arc::clone(value));
+    }
+    let value = Arc::new(compute()?);
+    Ok(Arc::clone(lock().entry(key).or_insert(value)))
 }
