@@ -43,7 +43,7 @@ pub use tax::{
     AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CsvFile, DeltaDto, DerivativeContractDto,
     DerivativesDto, ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto,
-    IncomeBucketTotalDto, IncomeDto, IncomeLineDto, Modelo100Dto, Modelo100RowDto,
+    IncomeBucketTotalDto, IncomeDto, IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto,
     Modelo100TotalsDto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
     TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
     YearEndHoldingsDto,

@@ -22,9 +22,9 @@ use shared_types::SpotTxType;
 use shared_types::dto::{
     AccountHoldingsResult, AccountList, AssetAllocation, BreakevenDto, ConcentrationDto,
     CustodyLocations, DerivativesPnl, DrawdownCurve, FiscalIntegrity, HoldingsAtDto, KpisDto,
-    LatestPrices, LedgerVersion, PerformanceHistory, PortfolioSummary, PositionValueDto,
-    RiskMetricsDto, SettingsList, ShockDto, TaxCsvFiles, TaxReport, TaxYearComparison,
-    TokenHistory, TxPage, VolatilityHeatmap,
+    LatestAuditRows, LatestPrices, LedgerVersion, PerformanceHistory, PortfolioSummary,
+    PositionValueDto, RiskMetricsDto, SettingsList, ShockDto, TaxCsvFiles, TaxReport,
+    TaxYearComparison, TokenHistory, TxPage, VolatilityHeatmap,
 };
 
 use crate::error::UseCaseResult;
@@ -247,6 +247,9 @@ pub trait ReadUseCases: Send + Sync {
     fn get_volatility_heatmap(&self, req: &HeatmapRequest) -> UseCaseResult<VolatilityHeatmap>;
     /// `GetSpanishTaxReport { year }`: `irpf.md` §7 in full.
     fn get_spanish_tax_report(&self, req: &TaxReportRequest) -> UseCaseResult<TaxReport>;
+    /// The year's latest `limit` disposal slices (legs P and F), disposal date descending then
+    /// slice id ascending (`tools.md` §8 "audit rows").
+    fn get_tax_audit_latest(&self, year: i32, limit: usize) -> UseCaseResult<LatestAuditRows>;
     /// The Modelo 100 rows and the per-operation annex of a year as CSV files
     /// (`cartera tax YEAR --csv DIR`).
     fn get_tax_report_csv(&self, req: &TaxReportRequest) -> UseCaseResult<TaxCsvFiles>;

@@ -492,3 +492,15 @@ pub struct TaxYearComparison {
     pub year_b: TaxYearSideDto,
     pub deltas: SummaryDeltas,
 }
+
+/// The latest disposal slices of a year (`tools.md` §9.12 `auditTrail`): disposal date
+/// descending, then slice id ascending, the first `limit`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct LatestAuditRows {
+    pub year: i32,
+    pub rows: Vec<AuditRowDto>,
+    /// Slices of the year beyond `limit`.
+    pub omitted_count: u64,
+}

@@ -187,6 +187,17 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         Ok(TaxReport::clone(&report))
     }
 
+    fn get_tax_audit_latest(
+        &self,
+        year: i32,
+        limit: usize,
+    ) -> UseCaseResult<shared_types::dto::LatestAuditRows> {
+        super::tax::check_year("year", year)?;
+        let d = self.derived()?;
+        let report = super::tax::report(&d, year, false)?;
+        Ok(super::tax::latest_audit(&report, limit))
+    }
+
     fn get_tax_report_csv(
         &self,
         req: &super::TaxReportRequest,

@@ -14,9 +14,10 @@ use shared_types::dto::{
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CompletenessDto, CsvFile, CustodianDto,
     CustodianEntryDto, DeltaDto, DerivativeContractDto, DerivativesDto, ExcludedOperationDto,
     GapItem, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto,
-    Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto, Modelo714Item, Modelo721Dto,
-    ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport, TaxReportCompleteness,
-    TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto, YearEndHoldingsDto,
+    LatestAuditRows, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto,
+    Modelo714Item, Modelo721Dto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles,
+    TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto,
+    UnresolvedDerivativeDto, YearEndHoldingsDto,
 };
 
 use super::convert::{count, date, fiat, fiat_opt, flags, instant, qty, rate, ratio, unit};
@@ -549,4 +550,20 @@ pub(crate) fn csv_files(derived: &Derived, year: i32) -> UseCaseResult<TaxCsvFil
             .map(|(name, content)| CsvFile { name, content })
             .collect(),
     })
+}
+
+/// The latest `limit` audit rows: disposal date descending, then slice id ascending.
+pub(crate) fn latest_audit(report: &TaxReport, limit: usize) -> LatestAuditRows {
+    let mut rows: Vec<&AuditRowDto> = report.audit_trail.iter().collect();
+    core_domain::ranking::order_by_date_descending_then_key(
+        &mut rows,
+        |r| r.disposed_on.as_str(),
+        |r| r.slice_id.as_str(),
+    );
+    let omitted = rows.len().saturating_sub(limit);
+    LatestAuditRows {
+        year: report.year,
+        rows: rows.into_iter().take(limit).cloned().collect(),
+        omitted_count: count(omitted),
+    }
 }

@@ -497,6 +497,10 @@ fn i5_2022_report_snapshot_and_derivatives() {
                 "carryForwardGenerated": "195.69"}),
     );
     insta::assert_json_snapshot!("i5_2022_tax_report", report);
+    let latest = q.get_tax_audit_latest(2022, 2).unwrap();
+    let ids: Vec<&str> = latest.rows.iter().map(|r| r.slice_id.as_str()).collect();
+    assert_eq!(ids, ["E:e5:F:0", "E:e4:P:0"]);
+    assert_eq!(latest.omitted_count, 2);
     let csv = q
         .get_tax_report_csv(&TaxReportRequest {
             year: 2022,
