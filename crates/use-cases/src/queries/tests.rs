@@ -910,3 +910,21 @@ fn i7_holdings_at_year_end_with_modelo_721_and_714() {
     assert_eq!(m.decision, "NOT_REQUIRED");
     assert_eq!(m.total721, "67500.00");
 }
+
+/// The engine reads only the price candidates of its rows' dates; its output equals a run
+/// over every stored close.
+#[test]
+fn candidate_prices_give_the_engine_output_of_the_full_market() {
+    for fake in [i5(), d14(), i7()] {
+        let full = core_domain::Market::new(fake.rates.clone(), fake.prices.clone()).unwrap();
+        let q = queries(fake, "2026-01-10T00:00:00Z");
+        let derived = q.derived().unwrap();
+        let output = core_domain::fifo::run(
+            &derived.input,
+            &full,
+            &core_domain::EngineSettings::default(),
+        )
+        .unwrap();
+        assert_eq!(format!("{output:?}"), format!("{:?}", derived.output));
+    }
+}
