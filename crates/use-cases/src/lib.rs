@@ -13,5 +13,6 @@
 
 pub mod error;
 pub mod ports;
+pub mod queries;
 
-pub use error::{PortError, PortResult};
+pub use error::{PortError, PortResult, UseCaseError, UseCaseResult};
