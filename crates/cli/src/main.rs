@@ -10,10 +10,15 @@
     reason = "the binary is the one place that prints"
 )]
 
+mod csv_out;
+mod demo;
 mod import;
 mod ledger_path;
 mod market;
 mod report;
+mod reports;
+mod session;
+mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +50,10 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Build a ledger from the bundled sample exports and print the portfolio and every IRPF year.
+    #[command(after_help = "Example:\n  cartera demo\n  cartera demo --keep /tmp/cartera-demo\n  \
+                            cartera --ledger /tmp/cartera-demo/ledger.sqlite tax 2024")]
+    Demo(demo::DemoArgs),
     /// Import exchange exports into the ledger.
     #[command(
         after_help = "Example:\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
@@ -57,6 +66,27 @@ enum Command {
     /// Daily crypto prices.
     #[command(subcommand)]
     Prices(PricesCommand),
+    /// Holdings with average cost, cost basis, value, unrealized PnL and allocation.
+    #[command(after_help = "Example:\n  cartera portfolio\n  cartera portfolio --currency USD\n  \
+                            cartera portfolio --account Kraken")]
+    Portfolio(reports::PortfolioArgs),
+    /// The IRPF report of a year (irpf.md), or `tax compare YEAR_A YEAR_B`.
+    #[command(after_help = "Example:\n  cartera tax 2024\n  cartera tax 2024 --csv out/\n  \
+                            cartera tax 2024 --json\n  cartera tax compare 2023 2024")]
+    Tax(reports::TaxArgs),
+    /// Data-quality findings grouped by flag, or the rows of one flag.
+    #[command(after_help = "Example:\n  cartera integrity\n  cartera integrity --flag MISSING_PRICE")]
+    Integrity(reports::IntegrityArgs),
+    /// The FIFO lots of one asset with their consumption history.
+    #[command(after_help = "Example:\n  cartera lots BTC\n  cartera lots eth --page 2")]
+    Lots(reports::LotsArgs),
+    /// Search transactions, newest first (effective rows: edits applied).
+    #[command(after_help = "Example:\n  cartera tx --symbol ETH --from 2024-01-01 --to 2024-12-31\n  \
+                            cartera tx --type SELL --type SWAP --keys")]
+    Tx(reports::TxArgs),
+    /// Holdings per custodian at the end of a date, with the Modelo 721 / 714 figures on 31 December.
+    #[command(name = "holdings-at", after_help = "Example:\n  cartera holdings-at 2024-12-31")]
+    HoldingsAt(reports::HoldingsAtArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +149,15 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match command {
+        Command::Demo(args) => demo::run(cli.json, &args),
+        Command::Portfolio(args) => reports::run_portfolio(cli.ledger.as_deref(), cli.json, &args),
+        Command::Tax(args) => reports::run_tax(cli.ledger.as_deref(), cli.json, &args),
+        Command::Integrity(args) => reports::run_integrity(cli.ledger.as_deref(), cli.json, &args),
+        Command::Lots(args) => reports::run_lots(cli.ledger.as_deref(), cli.json, &args),
+        Command::Tx(args) => reports::run_tx(cli.ledger.as_deref(), cli.json, &args),
+        Command::HoldingsAt(args) => {
+            reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
+        }
         Command::Import(args) => import::run(cli.ledger.as_deref(), cli.json, &args),
         Command::Rates(RatesCommand::Import(args)) => {
             market::run_rates(cli.ledger.as_deref(), cli.json, &args)
@@ -134,6 +173,10 @@ fn main() -> ExitCode {
             if let Some(usage) = error.downcast_ref::<UsageError>() {
                 eprintln!("cartera: error[{}]: {}", usage.code, usage.reason);
                 return ExitCode::from(2);
+            }
+            if let Some(failure) = error.downcast_ref::<session::Failure>() {
+                eprintln!("cartera: error: {failure}");
+                return ExitCode::from(1);
             }
             eprintln!("cartera: error: {error:#}");
             ExitCode::from(1)

@@ -91,10 +91,10 @@ pub(crate) struct TxArgs {
     #[arg(long, value_name = "S")]
     symbol: Option<String>,
     /// From this fiscal date (YYYY-MM-DD, inclusive).
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = parse_date)]
     from: Option<Date>,
     /// To this fiscal date (YYYY-MM-DD, inclusive).
-    #[arg(long, value_name = "D")]
+    #[arg(long, value_name = "D", value_parser = parse_date)]
     to: Option<Date>,
     /// Only this transaction type (repeatable): BUY, SELL, SWAP, STAKING, TRANSFER_IN, …
     #[arg(long = "type", value_name = "T")]
@@ -110,27 +110,36 @@ pub(crate) struct TxArgs {
 #[derive(Debug, Args)]
 pub(crate) struct HoldingsAtArgs {
     /// The fiscal date (YYYY-MM-DD); a 31 December adds the Modelo 721 / 714 figures.
-    #[arg(value_name = "DATE")]
+    #[arg(value_name = "DATE", value_parser = parse_date)]
     date: Date,
+}
+
+/// A `YYYY-MM-DD` date argument.
+pub(crate) fn parse_date(text: &str) -> Result<Date, String> {
+    Date::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| format!("\"{text}\" is not a date: write it as YYYY-MM-DD (2024-12-31)"))
 }
 
 /// The store and its use cases, for one command.
 pub(crate) struct Session {
     pub(crate) path: PathBuf,
-    pub(crate) queries: use_cases::LedgerQueries<SqliteLedger>,
+    store: SqliteLedger,
+    pub(crate) queries: Box<dyn ReadUseCases>,
 }
 
 impl Session {
     pub(crate) fn open(explicit: Option<&Path>) -> Result<Self> {
         let (path, store) = open_existing(explicit)?;
+        let queries = crate::session::queries(&path)?;
         Ok(Self {
             path,
-            queries: use_cases::LedgerQueries::new(store),
+            store,
+            queries,
         })
     }
 
     fn store(&self) -> &SqliteLedger {
-        self.queries.store()
+        &self.store
     }
 
     /// Fails (exit 1) when the ledger holds no transaction.
