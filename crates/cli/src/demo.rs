@@ -33,7 +33,10 @@ const EXPORTS: [(&str, &[u8]); 5] = [
         include_bytes!("../demo/binance-statement.csv"),
     ),
     ("coinbase.csv", include_bytes!("../demo/coinbase.csv")),
-    ("ledger-wallet.csv", include_bytes!("../demo/ledger-wallet.csv")),
+    (
+        "ledger-wallet.csv",
+        include_bytes!("../demo/ledger-wallet.csv"),
+    ),
 ];
 
 #[derive(Debug, Args)]

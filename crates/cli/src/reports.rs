@@ -17,12 +17,12 @@ use shared_types::dto::{
     HoldingsAtDto, Metrics, PortfolioSummary, TaxReport, TaxSummary, TaxYearComparison,
     TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
 };
+use use_cases::UseCaseResult;
 use use_cases::ports::{LedgerRead, SettingKey, SettingsStore};
 use use_cases::queries::{
     AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
     HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
 };
-use use_cases::UseCaseResult;
 
 use crate::session::{explain, fail, open_existing};
 use crate::table::{Align, Table, opt, pairs};
@@ -225,10 +225,14 @@ pub(crate) fn run_portfolio(
         }
     });
     if let Some(name) = &args.account {
-        let result = answer(session.queries.get_account_holdings(&AccountHoldingsRequest {
-            account_name: name.clone(),
-            currency,
-        }))?;
+        let result = answer(
+            session
+                .queries
+                .get_account_holdings(&AccountHoldingsRequest {
+                    account_name: name.clone(),
+                    currency,
+                }),
+        )?;
         return match result {
             AccountHoldingsResult::Resolved { .. } if json => print_json(&result),
             AccountHoldingsResult::Resolved {
@@ -252,7 +256,11 @@ pub(crate) fn run_portfolio(
             )),
         };
     }
-    let summary = answer(session.queries.get_portfolio_summary(&CurrencyRequest { currency }))?;
+    let summary = answer(
+        session
+            .queries
+            .get_portfolio_summary(&CurrencyRequest { currency }),
+    )?;
     if json {
         return print_json(&summary);
     }
@@ -332,7 +340,10 @@ fn metrics_block(metrics: &Metrics, with_realized: bool) -> String {
     let c = &metrics.currency;
     let mut rows = vec![
         ("equity", format!("{} {c}", metrics.total_equity_fiat)),
-        ("cost basis", format!("{} {c}", metrics.total_cost_basis_fiat)),
+        (
+            "cost basis",
+            format!("{} {c}", metrics.total_cost_basis_fiat),
+        ),
         (
             "unrealized PnL",
             format!("{} {c}", metrics.total_unrealized_pnl_fiat),
@@ -474,9 +485,18 @@ fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16]
     [
         ("capital gains", Some(&summary.capital_gains)),
         ("capital losses", Some(&summary.capital_losses)),
-        ("savings base yields (staking, lending)", Some(&summary.savings_base_yields)),
-        ("general base airdrops", Some(&summary.general_base_airdrops)),
-        ("net patrimonial result", Some(&summary.net_patrimonial_result)),
+        (
+            "savings base yields (staking, lending)",
+            Some(&summary.savings_base_yields),
+        ),
+        (
+            "general base airdrops",
+            Some(&summary.general_base_airdrops),
+        ),
+        (
+            "net patrimonial result",
+            Some(&summary.net_patrimonial_result),
+        ),
         ("estimated IRPF", summary.estimated_irpf.as_ref()),
         (
             "savings transmission balance",
@@ -499,10 +519,22 @@ fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16]
             "general gains after compensation",
             Some(&summary.general_gains_after_compensation),
         ),
-        ("carry-forward generated", Some(&summary.carry_forward_generated)),
-        ("carry-forward remaining", Some(&summary.carry_forward_remaining)),
-        ("carry-forward expired", Some(&summary.carry_forward_expired)),
-        ("economic activity income", Some(&summary.economic_activity_income)),
+        (
+            "carry-forward generated",
+            Some(&summary.carry_forward_generated),
+        ),
+        (
+            "carry-forward remaining",
+            Some(&summary.carry_forward_remaining),
+        ),
+        (
+            "carry-forward expired",
+            Some(&summary.carry_forward_expired),
+        ),
+        (
+            "economic activity income",
+            Some(&summary.economic_activity_income),
+        ),
     ]
 }
 
@@ -533,7 +565,9 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         .map(|(label, value)| {
             (
                 label,
-                value.cloned().unwrap_or_else(|| "- (no savings scale for the year)".to_owned()),
+                value
+                    .cloned()
+                    .unwrap_or_else(|| "- (no savings scale for the year)".to_owned()),
             )
         })
         .collect();
@@ -596,7 +630,11 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
             ("amount EUR", Align::Right),
         ]);
         for item in items {
-            table.row([item.origin_year.to_string(), item.kind.clone(), item.amount.clone()]);
+            table.row([
+                item.origin_year.to_string(),
+                item.kind.clone(),
+                item.amount.clone(),
+            ]);
         }
         out.push_str(&table.render());
     }
@@ -669,9 +707,18 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push_str(&table.render());
     }
     for (title, block) in [
-        ("Capital income (RCM: staking, lending, interest)", &modelo.capital_income),
-        ("General-base gains (airdrops, promotions)", &modelo.general_gains),
-        ("Economic activity (mining; reported, not taxed)", &modelo.economic_activity),
+        (
+            "Capital income (RCM: staking, lending, interest)",
+            &modelo.capital_income,
+        ),
+        (
+            "General-base gains (airdrops, promotions)",
+            &modelo.general_gains,
+        ),
+        (
+            "Economic activity (mining; reported, not taxed)",
+            &modelo.economic_activity,
+        ),
     ] {
         if block.per_asset.is_empty() {
             continue;
@@ -995,7 +1042,10 @@ fn render_integrity(
         ("excluded operations", c.excluded_operations.to_string()),
         ("flagged open lots", c.flagged_open_lots.to_string()),
         ("unresolved income", c.unresolved_income.to_string()),
-        ("unresolved derivatives", c.unresolved_derivatives.to_string()),
+        (
+            "unresolved derivatives",
+            c.unresolved_derivatives.to_string(),
+        ),
         ("unknown rows", c.unknown_rows.to_string()),
     ]));
     for gap in &c.uncovered_quantity {
@@ -1037,7 +1087,11 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         history.total_pages.max(1)
     );
     if history.lots.is_empty() {
-        let _ = writeln!(out, " {} was never acquired in this ledger.", history.symbol);
+        let _ = writeln!(
+            out,
+            " {} was never acquired in this ledger.",
+            history.symbol
+        );
         return out;
     }
     let currency = &history.currency;
@@ -1104,6 +1158,12 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         }
         out.push_str(&table.render());
     }
+    out.push_str(&render_moves(history));
+    out
+}
+
+fn render_moves(history: &TokenHistory) -> String {
+    let mut out = String::new();
     let moves: Vec<_> = history
         .lots
         .iter()
@@ -1394,7 +1454,12 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
         ("total", format!("{} EUR", m714.total714)),
         (
             "crypto alone above 2,000,000 EUR",
-            if m714.crypto_alone_exceeds2m { "yes" } else { "no" }.to_owned(),
+            if m714.crypto_alone_exceeds2m {
+                "yes"
+            } else {
+                "no"
+            }
+            .to_owned(),
         ),
     ]));
     if !m714.unvalued.is_empty() {

@@ -38,7 +38,10 @@ pub(crate) fn open_existing(explicit: Option<&Path>) -> Result<(PathBuf, SqliteL
     }
     match SqliteLedger::open(&path) {
         Ok(store) => Ok((path, store)),
-        Err(error) => fail(format!("cannot open the ledger {}: {error}", path.display())),
+        Err(error) => fail(format!(
+            "cannot open the ledger {}: {error}",
+            path.display()
+        )),
     }
 }
 
@@ -51,4 +54,17 @@ pub(crate) fn explain(error: &UseCaseError) -> String {
 pub(crate) fn queries(path: &Path) -> Result<Box<dyn ReadUseCases>> {
     let _ = path;
     fail("the read use cases are not available in this build yet")
+}
+
+/// The canonical JSON text of a setting value, validated by the settings use case.
+#[allow(
+    clippy::unnecessary_wraps,
+    reason = "placeholder until the settings use case lands"
+)]
+pub(crate) fn canonical_setting(
+    key: use_cases::ports::SettingKey,
+    text: &str,
+) -> Result<String, UseCaseError> {
+    let _ = key;
+    Ok(text.to_owned())
 }
