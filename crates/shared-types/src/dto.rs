@@ -27,24 +27,23 @@ pub use analytics::{
 pub use common::{CompletenessDto, FeeDto, GapItem};
 pub use integrity::{CompletenessCounters, FiscalIntegrity, IntegrityGroupDto, IntegrityRowDto};
 pub use lots::{
-    CustodyLocation, CustodyLocations, DerivativeContractPnl, DerivativesPnl, LotDto,
-    LotSliceDto, RelocationDto, TokenHistory,
+    CustodyLocation, CustodyLocations, DerivativeContractPnl, DerivativesPnl, LotDto, LotSliceDto,
+    RelocationDto, TokenHistory,
 };
 pub use portfolio::{
-    AccountHoldingsResult, AccountSection, CustodianDto, CustodianEntryDto, HoldingsAtDto,
-    Metrics, Modelo714Dto, Modelo714Item, Modelo721Dto, PortfolioSummary, UnvaluedHolding,
-    ValuedHolding,
+    AccountHoldingsResult, AccountSection, CustodianDto, CustodianEntryDto, HoldingsAtDto, Metrics,
+    Modelo714Dto, Modelo714Item, Modelo721Dto, PortfolioSummary, UnvaluedHolding, ValuedHolding,
 };
 pub use prices::{LatestPrice, LatestPrices};
 pub use scenarios::{
-    BreakevenDto, ConcentrationBlockDto, ConcentrationDto, PositionValueDto, ShockedAssetDto,
-    ShockDto,
+    BreakevenDto, ConcentrationBlockDto, ConcentrationDto, PositionValueDto, ShockDto,
+    ShockedAssetDto,
 };
 pub use tax::{
     Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto, CarryForwardDto,
     CarryRemainingDto, CarryUseDto, DeltaDto, DerivativeContractDto, DerivativesDto,
-    ExcludedOperationDto, IncomeAssetTotalDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto,
-    IncomeBlockDto, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, ReacquisitionDto,
+    ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto,
+    IncomeLineDto, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, ReacquisitionDto,
     SummaryDeltas, SwapAuditDto, TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison,
     TaxYearSideDto, UnresolvedDerivativeDto, YearEndHoldingsDto,
 };

@@ -4,6 +4,18 @@
 //! `&dyn ReadUseCases`. [`LedgerQueries`] implements it over any store implementing the read
 //! ports; the derived state is computed once per ledger version (see [`state`]).
 
+mod accounts;
+mod analytics;
+mod convert;
+mod holdings;
+mod integrity;
+mod lots;
+mod scenarios;
+mod service;
+pub mod settings;
+pub mod state;
+mod tax;
+mod tx;
 
 use core_domain::Date;
 use shared_types::SpotTxType;
@@ -17,6 +29,8 @@ use shared_types::dto::{
 
 use crate::error::UseCaseResult;
 
+pub use service::{LedgerQueries, ReadStore};
+pub use state::Derived;
 
 /// The display currency of a request (`domain.md` §0.1); `None` in a request means the
 /// `display_currency` setting.
@@ -238,8 +252,7 @@ pub trait ReadUseCases: Send + Sync {
     /// `ListAccounts`: the account tree with kinds, countries and row counts.
     fn list_accounts(&self) -> UseCaseResult<AccountList>;
     /// `CompareTaxYears { year_a, year_b }` (`domain.md` §15).
-    fn compare_tax_years(&self, req: &CompareTaxYearsRequest)
-    -> UseCaseResult<TaxYearComparison>;
+    fn compare_tax_years(&self, req: &CompareTaxYearsRequest) -> UseCaseResult<TaxYearComparison>;
     /// `GetPortfolioScenario`: one of the four scenarios of `domain.md` §13.
     fn get_portfolio_scenario(
         &self,

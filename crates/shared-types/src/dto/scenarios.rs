@@ -21,8 +21,14 @@ pub enum PositionValueDto {
         position_value: String,
         currency: String,
     },
-    NotHeld { symbol: String, currency: String },
-    EmptyPortfolio { symbol: String, currency: String },
+    NotHeld {
+        symbol: String,
+        currency: String,
+    },
+    EmptyPortfolio {
+        symbol: String,
+        currency: String,
+    },
 }
 
 /// Average unit cost of one holding (§13.2).
@@ -36,10 +42,22 @@ pub enum BreakevenDto {
         avg_unit_cost: String,
         currency: String,
     },
-    NotHeld { symbol: String, currency: String },
-    UnconvertibleCostBasis { symbol: String, currency: String },
-    UnknownCostBasis { symbol: String, currency: String },
-    ZeroQuantity { symbol: String, currency: String },
+    NotHeld {
+        symbol: String,
+        currency: String,
+    },
+    UnconvertibleCostBasis {
+        symbol: String,
+        currency: String,
+    },
+    UnknownCostBasis {
+        symbol: String,
+        currency: String,
+    },
+    ZeroQuantity {
+        symbol: String,
+        currency: String,
+    },
 }
 
 /// One shocked asset.
@@ -69,7 +87,9 @@ pub enum ShockDto {
         not_held: Vec<String>,
         currency: String,
     },
-    EmptyPortfolio { currency: String },
+    EmptyPortfolio {
+        currency: String,
+    },
 }
 
 /// A concentration block.

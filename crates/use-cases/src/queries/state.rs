@@ -1,0 +1,235 @@
+//! The derived state of one ledger version: effective rows, FIFO output, market tables,
+//! settings, and (built on first use) custody, integrity rows and daily series.
+//!
+//! It is computed once per ledger version and shared by every later query of the process
+//! (`LedgerQueries` keeps it in an `Arc` keyed by `LedgerRead::ledger_version`). Only the prices
+//! of assets the ledger touches (plus the bitcoin benchmark) and the rates of the currencies
+//! those rows and prices name are loaded.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
+use core_domain::custody::{self, CustodyOutput};
+use core_domain::engine::{EngineInput, EngineOutput};
+use core_domain::fifo::{self, EngineSettings};
+use core_domain::overrides::{CustodyLink, RowOverride};
+use core_domain::quality::{self, IntegrityRow};
+use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+
+use super::settings::{self, Settings};
+use crate::error::UseCaseResult;
+use crate::ports::{LedgerRead, PriceStore, RateStore, SettingsStore};
+
+/// Everything derived from one ledger version.
+#[derive(Debug)]
+pub struct Derived {
+    /// The ledger version it was read at.
+    pub version: u64,
+    /// Decoded settings.
+    pub settings: Settings,
+    /// Accounts by id.
+    pub accounts: Vec<Account>,
+    /// Imported spot rows (ledger order).
+    pub spot_rows: Vec<SpotRow>,
+    /// Overrides by row key.
+    pub overrides: Vec<RowOverride>,
+    /// Custody links.
+    pub links: Vec<CustodyLink>,
+    /// Futures rows per account id (for the account list), before exclusions.
+    pub futures_per_account: BTreeMap<u32, u64>,
+    /// The engine's input (overrides applied).
+    pub input: EngineInput,
+    /// The engine's output.
+    pub output: EngineOutput,
+    /// Rates and the prices loaded for this ledger.
+    pub market: Market,
+    custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
+    integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
+    series: Mutex<BTreeMap<(Instant, DisplayCurrency), Arc<DailySeries>>>,
+}
+
+/// The BTC benchmark of the risk metrics (`domain.md` §11.4).
+fn benchmark() -> Option<Asset> {
+    Asset::new(core_domain::analytics::risk::BENCHMARK).ok()
+}
+
+impl Derived {
+    /// Reads the ledger through the ports and runs the engine.
+    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
+    pub fn load<S>(store: &S) -> UseCaseResult<Self>
+    where
+        S: LedgerRead + RateStore + PriceStore + SettingsStore,
+    {
+        let snapshot = store.snapshot()?;
+        let settings = settings::load(store)?;
+        let input = core_domain::effective::engine_input(
+            &snapshot.spot_rows,
+            &snapshot.futures_rows,
+            &snapshot.overrides,
+        );
+        // Assets and currencies the ledger names, and the date span of its rows.
+        let mut crypto: BTreeSet<Asset> = BTreeSet::new();
+        let mut fiat: BTreeSet<Asset> = BTreeSet::new();
+        let mut first: Option<Date> = None;
+        let tz = settings.fiscal_timezone;
+        let mut note = |asset: Asset| {
+            if asset.is_fiat() {
+                fiat.insert(asset);
+            } else {
+                crypto.insert(asset);
+            }
+        };
+        for effective in &input.rows {
+            let row = &effective.row;
+            let day = tz.fiscal_date(row.instant);
+            first = Some(first.map_or(day, |f| f.min(day)));
+            for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                note(amount.asset);
+            }
+            if let Some(fee) = &row.fee {
+                note(fee.asset);
+            }
+            for stated in [
+                row.stated_value.as_ref(),
+                row.stated_price.as_ref(),
+                row.stated_fee_value.as_ref(),
+                effective.edited_value.as_ref(),
+                effective.edited_price.as_ref(),
+                effective.edited_fee_value.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                note(stated.currency);
+            }
+        }
+        for row in &input.futures {
+            let day = tz.fiscal_date(row.instant);
+            first = Some(first.map_or(day, |f| f.min(day)));
+            note(row.settlement_asset);
+            if let Some(fee) = row.fee_asset {
+                note(fee);
+            }
+        }
+        if let Some(btc) = benchmark() {
+            crypto.insert(btc);
+        }
+        let crypto: Vec<Asset> = crypto.into_iter().collect();
+        let prices = match first {
+            Some(first) => store.prices_for(
+                &crypto,
+                first
+                    .checked_sub_days(chrono::Days::new(7))
+                    .unwrap_or(first),
+                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
+            )?,
+            None => Vec::new(),
+        };
+        for price in &prices {
+            fiat.insert(price.currency);
+        }
+        if let Some(usd) = DisplayCurrency::Usd.asset() {
+            fiat.insert(usd);
+        }
+        let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        let rates = store.rates_for(&fiat)?;
+        let market = Market::new(rates, prices)?;
+        let engine_settings = EngineSettings {
+            fiscal_timezone: tz,
+            non_currency_virtual_assets: settings
+                .irpf
+                .non_currency_virtual_assets
+                .iter()
+                .copied()
+                .collect(),
+        };
+        let output = fifo::run(&input, &market, &engine_settings)?;
+        let mut futures_per_account: BTreeMap<u32, u64> = BTreeMap::new();
+        for row in &snapshot.futures_rows {
+            *futures_per_account.entry(row.account_id.0).or_default() += 1;
+        }
+        Ok(Self {
+            version: snapshot.version,
+            settings,
+            accounts: snapshot.accounts,
+            spot_rows: snapshot.spot_rows,
+            overrides: snapshot.overrides,
+            links: snapshot.custody_links,
+            futures_per_account,
+            input,
+            output,
+            market,
+            custody: OnceLock::new(),
+            integrity: OnceLock::new(),
+            series: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The custody allocation over the whole ledger (built on first use).
+    pub fn custody(&self) -> UseCaseResult<&CustodyOutput> {
+        self.custody
+            .get_or_init(|| {
+                custody::allocate(&self.input, &self.output, &self.accounts, &self.links)
+            })
+            .as_ref()
+            .map_err(|e| e.clone().into())
+    }
+
+    /// The integrity rows of the ledger (built on first use).
+    pub fn integrity_rows(&self) -> UseCaseResult<&[IntegrityRow]> {
+        let custody = self.custody()?;
+        self.integrity
+            .get_or_init(|| {
+                quality::integrity_rows(&self.input, &self.output, &self.accounts, custody)
+            })
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(|e| e.clone().into())
+    }
+
+    /// The analytics context at `as_of` in `currency`.
+    pub fn context(&self, as_of: Instant, currency: DisplayCurrency) -> AnalyticsContext<'_> {
+        AnalyticsContext {
+            input: &self.input,
+            output: &self.output,
+            market: &self.market,
+            timezone: self.settings.fiscal_timezone,
+            as_of,
+            currency,
+        }
+    }
+
+    /// The daily valuation series at `as_of` in `currency` (built once per pair).
+    pub fn series(
+        &self,
+        as_of: Instant,
+        currency: DisplayCurrency,
+    ) -> UseCaseResult<Arc<DailySeries>> {
+        let mut cache = self
+            .series
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(series) = cache.get(&(as_of, currency)) {
+            return Ok(Arc::clone(series));
+        }
+        let series = Arc::new(daily_series(&self.context(as_of, currency))?);
+        // A long-running server asks at many instants: keep the latest few only.
+        if cache.len() >= 8 {
+            cache.clear();
+        }
+        cache.insert((as_of, currency), Arc::clone(&series));
+        Ok(series)
+    }
+
+    /// The name of an account.
+    pub fn account_name(&self, id: core_domain::AccountId) -> String {
+        self.accounts
+            .iter()
+            .find(|a| a.id == id)
+            .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
+    }
+}
