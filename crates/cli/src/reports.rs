@@ -18,14 +18,14 @@ use shared_types::dto::{
     TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
 };
 use use_cases::UseCaseResult;
-use use_cases::ports::{LedgerRead, SettingKey, SettingsStore};
+use use_cases::ports::{LedgerRead, PriceStore, SettingKey, SettingsStore};
 use use_cases::queries::{
     AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
     HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
 };
 
-use crate::session::{explain, fail, open_existing};
-use crate::table::{Align, Table, opt, pairs};
+use crate::session::{CliClock, explain, fail, open_existing};
+use crate::table::{Align, Table, opt, pairs, unit_price};
 use crate::{Outcome, UsageError};
 
 /// Rows per page of `cartera tx` and lots per page of `cartera lots`.
@@ -129,8 +129,12 @@ pub(crate) struct Session {
 
 impl Session {
     pub(crate) fn open(explicit: Option<&Path>) -> Result<Self> {
+        Self::open_with_clock(explicit, CliClock::from_env()?)
+    }
+
+    pub(crate) fn open_with_clock(explicit: Option<&Path>, clock: CliClock) -> Result<Self> {
         let (path, store) = open_existing(explicit)?;
-        let queries = crate::session::queries(&path)?;
+        let queries = crate::session::queries(&path, clock)?;
         Ok(Self {
             path,
             store,
@@ -292,9 +296,9 @@ fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool
         let mut cells = vec![
             h.symbol.clone(),
             h.amount.clone(),
-            h.avg_price_fiat.clone(),
+            unit_price(&h.avg_price_fiat),
             h.cost_basis_fiat.clone(),
-            h.current_price_fiat.clone(),
+            unit_price(&h.current_price_fiat),
             h.current_value_fiat.clone(),
             h.unrealized_pnl_fiat.clone(),
             h.allocation_pct.clone(),
@@ -1115,7 +1119,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
             lot.exchange.clone(),
             lot.original_qty.clone(),
             lot.remaining_qty.clone(),
-            opt(lot.unit_cost.as_ref()),
+            lot.unit_cost
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), unit_price),
             opt(lot.total_cost.as_ref()),
             lot.status.clone(),
             lot.flags.join(", "),
@@ -1474,7 +1480,7 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
 
 /// The portfolio, then the IRPF report of every year of the ledger (`cartera demo`).
 pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
-    let session = Session::open(Some(ledger))?;
+    let session = Session::open_with_clock(Some(ledger), demo_clock(ledger)?)?;
     let summary = answer(
         session
             .queries
@@ -1497,4 +1503,24 @@ pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
         print!("{}", render_tax(report));
     }
     Ok(Outcome::Success)
+}
+
+/// The demo's "now": the end of the last day its price file covers (so that its output is the
+/// same whatever the day it runs), unless `$CARTERA_NOW` says otherwise.
+fn demo_clock(ledger: &Path) -> Result<CliClock> {
+    let clock = CliClock::from_env()?;
+    if clock.is_set() {
+        return Ok(clock);
+    }
+    let (_, store) = open_existing(Some(ledger))?;
+    let last = store
+        .latest_prices()
+        .context("cannot read the prices")?
+        .iter()
+        .map(|p| p.date)
+        .max();
+    // Noon UTC of that day: the same fiscal date in both fiscal time zones.
+    Ok(last
+        .and_then(|date| core_domain::Instant::from_utc(date, 12, 0, 0, 0))
+        .map_or(clock, CliClock::fixed))
 }

@@ -3,11 +3,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use core_domain::Instant;
 use ledger_sqlite::SqliteLedger;
 use use_cases::UseCaseError;
-use use_cases::queries::ReadUseCases;
+use use_cases::ports::{Clock, SettingKey};
+use use_cases::queries::{LedgerQueries, ReadUseCases};
 
-use crate::ledger_path;
+use crate::{UsageError, ledger_path};
 
 /// A failure of the operation the command has explained: printed as `cartera: error: …`, exit 1.
 #[derive(Debug)]
@@ -50,21 +52,62 @@ pub(crate) fn explain(error: &UseCaseError) -> String {
     error.to_string()
 }
 
-/// The read use cases over the ledger at `path` (its own connection).
-pub(crate) fn queries(path: &Path) -> Result<Box<dyn ReadUseCases>> {
-    let _ = path;
-    fail("the read use cases are not available in this build yet")
+/// "Now" for the use cases: the system clock, or the instant in `$CARTERA_NOW`
+/// (`YYYY-MM-DDTHH:MM:SSZ`) for reproducible runs and tests.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CliClock(Option<Instant>);
+
+impl CliClock {
+    /// The clock of this run.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the binary reads its configuration from the environment"
+    )]
+    pub(crate) fn from_env() -> Result<Self> {
+        match std::env::var("CARTERA_NOW") {
+            Ok(text) if !text.is_empty() => match Instant::parse(&text) {
+                Ok(instant) => Ok(Self(Some(instant))),
+                Err(_) => Err(UsageError {
+                    code: "bad-now",
+                    reason: format!(
+                        "CARTERA_NOW \"{text}\" is not an instant: write it as 2025-01-15T12:00:00Z"
+                    ),
+                }
+                .into()),
+            },
+            _ => Ok(Self(None)),
+        }
+    }
+
+    /// Whether `$CARTERA_NOW` fixed the clock.
+    pub(crate) fn is_set(self) -> bool {
+        self.0.is_some()
+    }
+
+    /// A clock fixed at `instant`.
+    pub(crate) fn fixed(instant: Instant) -> Self {
+        Self(Some(instant))
+    }
+}
+
+impl Clock for CliClock {
+    fn now(&self) -> Instant {
+        self.0.unwrap_or_else(crate::import::now_for_log)
+    }
+}
+
+/// The read use cases over the ledger at `path` (their own connection).
+pub(crate) fn queries(path: &Path, clock: CliClock) -> Result<Box<dyn ReadUseCases>> {
+    match SqliteLedger::open(path) {
+        Ok(store) => Ok(Box::new(LedgerQueries::new(store, clock))),
+        Err(error) => fail(format!(
+            "cannot open the ledger {}: {error}",
+            path.display()
+        )),
+    }
 }
 
 /// The canonical JSON text of a setting value, validated by the settings use case.
-#[allow(
-    clippy::unnecessary_wraps,
-    reason = "placeholder until the settings use case lands"
-)]
-pub(crate) fn canonical_setting(
-    key: use_cases::ports::SettingKey,
-    text: &str,
-) -> Result<String, UseCaseError> {
-    let _ = key;
-    Ok(text.to_owned())
+pub(crate) fn canonical_setting(key: SettingKey, text: &str) -> Result<String, UseCaseError> {
+    use_cases::queries::settings::canonical_text(key, text)
 }

@@ -89,3 +89,15 @@ pub(crate) fn pairs(rows: &[(&str, String)]) -> String {
 pub(crate) fn opt(value: Option<&String>) -> String {
     value.cloned().unwrap_or_else(|| "-".to_owned())
 }
+
+/// A unit price for a table: two decimals (half-up) from 1 up, as fiat is shown; below 1 the
+/// figure as computed, so that the price of a cheap token does not read as 0.00. `--json`
+/// keeps every digit.
+pub(crate) fn unit_price(text: &str) -> String {
+    match text.parse::<rust_decimal::Decimal>() {
+        Ok(value) if value.abs() >= rust_decimal::Decimal::ONE => {
+            core_domain::num::fiat(core_domain::num::round_half_up(value, 2))
+        }
+        _ => text.to_owned(),
+    }
+}
