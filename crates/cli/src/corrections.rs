@@ -347,7 +347,7 @@ fn accounts_set(
 // edit
 // ---------------------------------------------------------------------------------------------
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub(crate) struct EditArgs {
     /// The row key (see `cartera tx --keys`).
     #[arg(value_name = "ROW")]
@@ -485,6 +485,41 @@ fn edit_from_args(args: &EditArgs, current: Option<RowOverride>) -> Result<RowOv
     Ok(edit)
 }
 
+/// The full row key of `given`: the key itself, else the one stored key it starts (at least 6
+/// characters, like a short commit hash).
+fn resolve_row(store: &SqliteLedger, given: &str) -> Result<String> {
+    let mut keys: Vec<String> = store
+        .spot_rows()
+        .map_err(store_error)?
+        .into_iter()
+        .map(|r| r.row_key)
+        .collect();
+    keys.extend(
+        store
+            .futures_rows()
+            .map_err(store_error)?
+            .into_iter()
+            .map(|r| r.row_key),
+    );
+    if keys.iter().any(|k| k == given) {
+        return Ok(given.to_owned());
+    }
+    if given.chars().count() >= 6 {
+        let matches: Vec<&String> = keys.iter().filter(|k| k.starts_with(given)).collect();
+        match matches.as_slice() {
+            [one] => return Ok((*one).clone()),
+            [] => {}
+            several => {
+                return fail(format!(
+                    "{} rows have keys starting with \"{given}\": give more characters",
+                    several.len()
+                ));
+            }
+        }
+    }
+    no_row(given)
+}
+
 fn no_row<T>(row: &str) -> Result<T> {
     fail(format!(
         "no row has the key \"{row}\": list the keys with `cartera tx --keys` (filters: --symbol, \
@@ -494,17 +529,19 @@ fn no_row<T>(row: &str) -> Result<T> {
 
 pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Result<Outcome> {
     let (_, mut store) = open_existing(ledger)?;
+    let row = resolve_row(&store, &args.row)?;
     if args.restore {
-        let removed = store.restore_override(&args.row).map_err(store_error)?;
+        let removed = store.restore_override(&row).map_err(store_error)?;
         if !removed {
-            if store.row_detail(&args.row).map_err(store_error)?.is_none() {
-                return no_row(&args.row);
-            }
-            return fail(format!("row {} has no edit to restore", args.row));
+            return fail(format!("row {row} has no edit to restore"));
         }
-        report_write(json, "restored", &args.row);
+        report_write(json, "restored", &row);
         return Ok(Outcome::Success);
     }
+    let args = &EditArgs {
+        row,
+        ..args.clone()
+    };
     let nothing = args.tx_type.is_none()
         && args.in_amount.is_none()
         && args.out_amount.is_none()
@@ -640,6 +677,16 @@ fn transfer_asset(store: &SqliteLedger, key: &str, direction: &str) -> Result<As
 
 pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Result<Outcome> {
     let (_, mut store) = open_existing(ledger)?;
+    let out_row = resolve_row(&store, &args.out_row)?;
+    let in_row = match &args.in_row {
+        Some(row) => Some(resolve_row(&store, row)?),
+        None => None,
+    };
+    let args = &LinkArgs {
+        out_row,
+        in_row,
+        to: args.to.clone(),
+    };
     let out_asset = transfer_asset(&store, &args.out_row, "out")?;
     let link = if let Some(in_row) = &args.in_row {
         let in_asset = transfer_asset(&store, in_row, "in")?;
@@ -701,13 +748,14 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
 
 pub(crate) fn run_unlink(ledger: Option<&Path>, json: bool, args: &UnlinkArgs) -> Result<Outcome> {
     let (_, mut store) = open_existing(ledger)?;
-    let removed = store.unlink(&args.row).map_err(store_error)?;
+    let row = resolve_row(&store, &args.row)?;
+    let removed = store.unlink(&row).map_err(store_error)?;
     if removed == 0 {
         return fail(format!(
-            "no custody link names row {}: nothing to unlink",
-            args.row
+            "no custody link names row {row}: nothing to unlink"
         ));
     }
+    let args = &UnlinkArgs { row };
     if json {
         println!(
             "{}",

@@ -269,7 +269,46 @@ pub(crate) fn run_portfolio(
         return print_json(&summary);
     }
     print!("{}", render_portfolio(&summary));
+    print!("{}", price_hints(&session, &summary.unvalued)?);
     Ok(Outcome::Success)
+}
+
+/// For each holding without a price: the latest stored close, and the command that adds more.
+fn price_hints(session: &Session, unvalued: &[UnvaluedHolding]) -> Result<String> {
+    let mut out = String::new();
+    let missing: Vec<&UnvaluedHolding> =
+        unvalued.iter().filter(|h| h.reason == "no_price").collect();
+    if missing.is_empty() {
+        return Ok(out);
+    }
+    let latest = session
+        .store()
+        .latest_prices()
+        .context("cannot read the prices")?;
+    for holding in missing {
+        let last = latest
+            .iter()
+            .filter(|p| p.asset.as_str() == holding.symbol)
+            .map(|p| p.date)
+            .max();
+        match last {
+            Some(date) => {
+                let _ = writeln!(
+                    out,
+                    "no price for {} after {date}: run `cartera prices import FILE…` with newer closes",
+                    holding.symbol
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "no price for {} at all: run `cartera prices import FILE…`",
+                    holding.symbol
+                );
+            }
+        }
+    }
+    Ok(out)
 }
 
 fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool) -> String {
@@ -311,23 +350,29 @@ fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool
     table.render()
 }
 
-fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str) -> String {
+fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: bool) -> String {
     let cost = format!("cost basis {currency}");
-    let mut table = Table::new(&[
+    let mut columns = vec![
         ("asset", Align::Left),
         ("quantity", Align::Right),
         (cost.as_str(), Align::Right),
         ("reason", Align::Left),
-        ("held at", Align::Left),
-    ]);
+    ];
+    if with_locations {
+        columns.push(("held at", Align::Left));
+    }
+    let mut table = Table::new(&columns);
     for h in holdings {
-        table.row([
+        let mut cells = vec![
             h.symbol.clone(),
             h.amount.clone(),
             opt(h.cost_basis_fiat.as_ref()),
             unvalued_reason(&h.reason).to_owned(),
-            h.locations.join(", "),
-        ]);
+        ];
+        if with_locations {
+            cells.push(h.locations.join(", "));
+        }
+        table.row(cells);
     }
     table.render()
 }
@@ -393,7 +438,7 @@ pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
     }
     if !summary.unvalued.is_empty() {
         out.push_str("Unvalued holdings (not in the totals; never counted as zero)\n");
-        out.push_str(&unvalued_table(&summary.unvalued, currency));
+        out.push_str(&unvalued_table(&summary.unvalued, currency, true));
         out.push('\n');
     }
     out.push_str("Totals (valued holdings)\n");
@@ -415,7 +460,7 @@ fn render_account_holdings(name: &str, sections: &[AccountSection], empty: u64) 
         }
         if !section.unvalued.is_empty() {
             out.push_str("Unvalued (not in the totals)\n");
-            out.push_str(&unvalued_table(&section.unvalued, currency));
+            out.push_str(&unvalued_table(&section.unvalued, currency, false));
         }
         out.push_str(&metrics_block(&section.metrics, false));
         out.push_str(&completeness_notes(&section.metrics));
@@ -1112,9 +1157,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         ("status", Align::Left),
         ("flags", Align::Left),
     ]);
-    for lot in &history.lots {
+    for (index, lot) in history.lots.iter().enumerate() {
         table.row([
-            lot.lot_id.clone(),
+            format!("#{}", index + 1),
             lot.date.clone(),
             lot.exchange.clone(),
             lot.original_qty.clone(),
@@ -1128,10 +1173,12 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         ]);
     }
     out.push_str(&table.render());
+    out.push_str(" (lot ids in full: `cartera lots SYMBOL --json`)\n");
     let consumed: Vec<_> = history
         .lots
         .iter()
-        .flat_map(|lot| lot.slices.iter().map(move |s| (lot, s)))
+        .enumerate()
+        .flat_map(|(index, lot)| lot.slices.iter().map(move |s| (index, s)))
         .collect();
     if !consumed.is_empty() {
         let transmission = format!("transmission {currency}");
@@ -1149,9 +1196,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
             (result.as_str(), Align::Right),
             ("included", Align::Left),
         ]);
-        for (lot, s) in consumed {
+        for (index, s) in consumed {
             table.row([
-                lot.lot_id.clone(),
+                format!("#{}", index + 1),
                 s.date.clone(),
                 s.tx_type.clone(),
                 s.leg.clone(),
@@ -1173,7 +1220,8 @@ fn render_moves(history: &TokenHistory) -> String {
     let moves: Vec<_> = history
         .lots
         .iter()
-        .flat_map(|lot| lot.relocations.iter().map(move |r| (lot, r)))
+        .enumerate()
+        .flat_map(|(index, lot)| lot.relocations.iter().map(move |r| (index, r)))
         .collect();
     if !moves.is_empty() {
         out.push_str("\nCustody moves\n");
@@ -1184,9 +1232,9 @@ fn render_moves(history: &TokenHistory) -> String {
             ("to", Align::Left),
             ("quantity", Align::Right),
         ]);
-        for (lot, r) in moves {
+        for (index, r) in moves {
             table.row([
-                lot.lot_id.clone(),
+                format!("#{}", index + 1),
                 r.at.clone(),
                 r.from.clone(),
                 r.to.clone(),
