@@ -125,6 +125,16 @@ pub(crate) struct Session {
     pub(crate) path: PathBuf,
     store: SqliteLedger,
     pub(crate) queries: Box<dyn ReadUseCases>,
+    facts: std::cell::OnceCell<LedgerFacts>,
+}
+
+/// What the error messages need to know about the ledger.
+#[derive(Debug, Default)]
+struct LedgerFacts {
+    /// Fiscal years holding a row.
+    years: BTreeSet<i32>,
+    /// Every asset symbol a row names (fiat included).
+    assets: BTreeSet<String>,
 }
 
 impl Session {
@@ -139,6 +149,7 @@ impl Session {
             path,
             store,
             queries,
+            facts: std::cell::OnceCell::new(),
         })
     }
 
@@ -160,6 +171,14 @@ impl Session {
 
     /// The fiscal years that hold a spot or futures row, in order.
     pub(crate) fn years(&self) -> Result<BTreeSet<i32>> {
+        Ok(self.facts()?.years.clone())
+    }
+
+    /// Years and assets of the ledger, read once per command.
+    fn facts(&self) -> Result<&LedgerFacts> {
+        if let Some(facts) = self.facts.get() {
+            return Ok(facts);
+        }
         let store = self.store();
         let zone = store
             .setting(SettingKey::FiscalTimezone)
@@ -168,14 +187,52 @@ impl Session {
             .and_then(|json| serde_json::from_str::<String>(&json).ok())
             .and_then(|name| FiscalTimezone::parse(&name).ok())
             .unwrap_or_default();
-        let mut years = BTreeSet::new();
+        let mut facts = LedgerFacts::default();
         for row in store.spot_rows().context("cannot read the ledger")? {
-            years.insert(year_of(zone.fiscal_date(row.instant)));
+            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
+            for asset in [
+                row.inflow.map(|a| a.asset),
+                row.outflow.map(|a| a.asset),
+                row.fee.map(|f| f.asset),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                facts.assets.insert(asset.as_str().to_owned());
+            }
         }
         for row in store.futures_rows().context("cannot read the ledger")? {
-            years.insert(year_of(zone.fiscal_date(row.instant)));
+            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
+            facts
+                .assets
+                .insert(row.settlement_asset.as_str().to_owned());
         }
-        Ok(years)
+        Ok(self.facts.get_or_init(|| facts))
+    }
+
+    /// Fails (exit 1) when no row of the ledger names `symbol`; returns it upper-cased.
+    fn require_symbol(&self, symbol: &str, crypto_only: bool) -> Result<String> {
+        let upper = symbol.trim().to_ascii_uppercase();
+        let facts = self.facts()?;
+        if crypto_only && shared_types::is_fiat_code(&upper) {
+            return fail(format!(
+                "{upper} is a fiat currency: FIFO lots are kept for crypto assets only"
+            ));
+        }
+        if !facts.assets.contains(&upper) {
+            let known: Vec<&str> = facts
+                .assets
+                .iter()
+                .filter(|a| !shared_types::is_fiat_code(a))
+                .map(String::as_str)
+                .collect();
+            return fail(format!(
+                "unknown symbol {upper}: no transaction of the ledger moves it; the ledger's \
+                 crypto assets are {}",
+                known.join(", ")
+            ));
+        }
+        Ok(upper)
     }
 
     /// Fails (exit 1) when `year` is outside the years the ledger covers.
@@ -1110,8 +1167,9 @@ fn render_integrity(
 pub(crate) fn run_lots(ledger: Option<&Path>, json: bool, args: &LotsArgs) -> Result<Outcome> {
     let session = Session::open(ledger)?;
     session.require_rows()?;
+    let symbol = session.require_symbol(&args.symbol, true)?;
     let history = answer(session.queries.get_token_history(&TokenHistoryRequest {
-        symbol: args.symbol.clone(),
+        symbol,
         page: args.page.saturating_sub(1) as usize,
         page_size: PAGE_SIZE,
     }))?;
@@ -1126,6 +1184,12 @@ pub(crate) fn run_lots(ledger: Option<&Path>, json: bool, args: &LotsArgs) -> Re
     }
     print!("{}", render_lots(&history, args.page));
     Ok(Outcome::Success)
+}
+
+/// `#n`: the lot's position in the whole newest-first list (numbering continues across pages).
+fn lot_label(page: u32, index: usize) -> String {
+    let before = (page.saturating_sub(1) as usize).saturating_mul(PAGE_SIZE);
+    format!("#{}", before.saturating_add(index).saturating_add(1))
 }
 
 fn render_lots(history: &TokenHistory, page: u32) -> String {
@@ -1159,7 +1223,7 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
     ]);
     for (index, lot) in history.lots.iter().enumerate() {
         table.row([
-            format!("#{}", index + 1),
+            lot_label(page, index),
             lot.date.clone(),
             lot.exchange.clone(),
             lot.original_qty.clone(),
@@ -1198,7 +1262,7 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         ]);
         for (index, s) in consumed {
             table.row([
-                format!("#{}", index + 1),
+                lot_label(page, index),
                 s.date.clone(),
                 s.tx_type.clone(),
                 s.leg.clone(),
@@ -1211,11 +1275,11 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         }
         out.push_str(&table.render());
     }
-    out.push_str(&render_moves(history));
+    out.push_str(&render_moves(history, page));
     out
 }
 
-fn render_moves(history: &TokenHistory) -> String {
+fn render_moves(history: &TokenHistory, page: u32) -> String {
     let mut out = String::new();
     let moves: Vec<_> = history
         .lots
@@ -1234,7 +1298,7 @@ fn render_moves(history: &TokenHistory) -> String {
         ]);
         for (index, r) in moves {
             table.row([
-                format!("#{}", index + 1),
+                lot_label(page, index),
                 r.at.clone(),
                 r.from.clone(),
                 r.to.clone(),
@@ -1284,8 +1348,12 @@ pub(crate) fn run_tx(ledger: Option<&Path>, json: bool, args: &TxArgs) -> Result
     }
     let session = Session::open(ledger)?;
     session.require_rows()?;
+    let symbol = match &args.symbol {
+        Some(symbol) => Some(session.require_symbol(symbol, false)?),
+        None => None,
+    };
     let page = answer(session.queries.search_spot_transactions(&TxSearchRequest {
-        symbol: args.symbol.clone(),
+        symbol,
         from: args.from,
         to: args.to,
         types,
