@@ -9,13 +9,12 @@ use anyhow::Result;
 use clap::{Args, Subcommand};
 use core_domain::Asset;
 use core_domain::Instant;
-use core_domain::ledger::TxType;
-use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
+use core_domain::overrides::{FeeEdit, RowOverride, ValueEdit};
 use ledger_sqlite::SqliteLedger;
 use rust_decimal::Decimal;
-use shared_types::CustodyKind;
-use use_cases::PortError;
-use use_cases::ports::{LedgerRead, LedgerWrite, SettingKey};
+use use_cases::commands::{self, LinkTarget};
+use use_cases::ports::{LedgerRead, SettingKey};
+use use_cases::{PortError, UseCaseError};
 
 use crate::session::{fail, open_existing};
 use crate::table::{Align, Table};
@@ -167,18 +166,18 @@ pub(crate) fn run_settings(
         }
         SettingsAction::Set { key, value } => {
             let key = setting_key(key)?;
-            let canonical = match crate::session::canonical_setting(key, &as_json(value)) {
-                Ok(text) => text,
-                Err(error) => return fail(error.to_string()),
-            };
             let (_, mut store) = crate::ledger_path::open_for_write(ledger)?;
-            store.set_setting(key, &canonical).map_err(store_error)?;
+            let canonical = match commands::set_setting(&mut store, key, &as_json(value)) {
+                Ok(text) => text,
+                Err(error) => return fail(format!("{error} (irpf.md §1, domain.md §0.1)")),
+            };
             eprintln!("{} = {canonical}", key.as_str());
         }
         SettingsAction::Unset { key } => {
             let key = setting_key(key)?;
             let (_, mut store) = open_existing(ledger)?;
-            let removed = store.unset_setting(key).map_err(store_error)?;
+            let removed =
+                commands::unset_setting(&mut store, key).or_else(|e| fail(e.to_string()))?;
             if removed {
                 eprintln!("{} unset: its default applies", key.as_str());
             } else {
@@ -278,31 +277,6 @@ fn accounts_set(
     kind: &str,
     country: Option<&str>,
 ) -> Result<()> {
-    let Some(kind) = CustodyKind::parse(&kind.to_ascii_uppercase()) else {
-        return usage(
-            "unknown-custody-kind",
-            format!(
-                "\"{kind}\" is not a custody kind (domain.md §3): FOREIGN_PROVIDER, \
-                         SPANISH_PROVIDER, SELF_CUSTODY or UNCLASSIFIED"
-            ),
-        );
-    };
-    let country = match country {
-        None => None,
-        Some(code) => {
-            let upper = code.to_ascii_uppercase();
-            if upper.len() != 2 || !upper.bytes().all(|b| b.is_ascii_uppercase()) {
-                return usage(
-                    "bad-country",
-                    format!(
-                        "\"{code}\" is not an ISO 3166-1 alpha-2 country code (two \
-                                 letters: ES, US, MT, …)"
-                    ),
-                );
-            }
-            Some(upper)
-        }
-    };
     let (_, mut store) = open_existing(ledger)?;
     let accounts = store.accounts().map_err(store_error)?;
     let Some(account) = accounts.iter().find(|a| {
@@ -331,14 +305,13 @@ fn accounts_set(
             account.name, parent.name, parent.name
         ));
     }
-    store
-        .set_account_custody(account.id, kind, country.as_deref())
-        .map_err(store_error)?;
+    commands::set_account_custody(&mut store, &account.name, kind, country)
+        .or_else(|error| fail(format!("accounts set refused: {error} (domain.md §3)")))?;
     eprintln!(
         "{}: custody {}, country {}",
         account.name,
-        kind.as_str(),
-        country.as_deref().unwrap_or("-")
+        kind.to_ascii_uppercase(),
+        country.map_or_else(|| "-".to_owned(), str::to_ascii_uppercase)
     );
     Ok(())
 }
@@ -531,9 +504,12 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
     let (_, mut store) = open_existing(ledger)?;
     let row = resolve_row(&store, &args.row)?;
     if args.restore {
-        let removed = store.restore_override(&row).map_err(store_error)?;
-        if !removed {
-            return fail(format!("row {row} has no edit to restore"));
+        match commands::restore_override(&mut store, &row) {
+            Ok(()) => {}
+            Err(UseCaseError::NotFound { .. }) => {
+                return fail(format!("row {row} has no edit to restore"));
+            }
+            Err(error) => return fail(rule_message("edit", &error)),
         }
         report_write(json, "restored", &row);
         return Ok(Outcome::Success);
@@ -566,23 +542,6 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
         .into_iter()
         .find(|o| o.row_key == args.row);
     let edit = edit_from_args(args, current)?;
-    let spot = store.spot_rows().map_err(store_error)?;
-    if let Some(row) = spot.iter().find(|r| r.row_key == args.row) {
-        if let Err(error) = core_domain::effective::validate_override(row, &edit) {
-            return fail(rule_message(&error));
-        }
-    } else if let Some(row) = store
-        .futures_rows()
-        .map_err(store_error)?
-        .iter()
-        .find(|r| r.row_key == args.row)
-    {
-        if let Err(error) = core_domain::effective::validate_futures_override(row, &edit) {
-            return fail(rule_message(&error));
-        }
-    } else {
-        return no_row(&args.row);
-    }
     let note = match &args.note {
         Some(note) => Some(note.clone()),
         None => store
@@ -592,19 +551,30 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
             .find(|(key, _)| *key == args.row)
             .map(|(_, note)| note),
     };
-    store
-        .set_override(&edit, note.as_deref())
-        .map_err(store_error)?;
+    commands::record_override(&mut store, &edit, note.as_deref())
+        .or_else(|error| fail(rule_message("edit", &error)))?;
     report_write(json, "edited", &args.row);
     Ok(Outcome::Success)
 }
 
-fn rule_message(error: &core_domain::DomainError) -> String {
+/// A refused correction, with the rule it breaks.
+fn rule_message(command: &str, error: &UseCaseError) -> String {
+    let rule = if command == "edit" {
+        "domain.md §6.1: an edit must change something, quantities > 0, currencies fiat, and the \
+         edited row must keep the shape of its type (§4.2)"
+    } else {
+        "domain.md §6.3: a link joins a TRANSFER_OUT to a TRANSFER_IN of the same asset, each \
+         leg once; a counterparty is another account or the leg's own wallet"
+    };
     match error {
-        core_domain::DomainError::InvalidOverride { row_key, reason } => {
-            format!("the edit of row {row_key} is refused (domain.md §6.1, §4.2): {reason}")
+        UseCaseError::Domain(core_domain::DomainError::InvalidOverride { row_key, reason }) => {
+            format!("{command} of row {row_key} refused: {reason} ({rule})")
         }
-        other => other.to_string(),
+        UseCaseError::NotFound { what } => format!("{command} refused: {what} not found"),
+        UseCaseError::InvalidRequest { field, reason } => {
+            format!("{command} refused: {field}: {reason}")
+        }
+        other => format!("{command} refused: {other}"),
     }
 }
 
@@ -644,37 +614,6 @@ pub(crate) struct UnlinkArgs {
     row: String,
 }
 
-fn transfer_asset(store: &SqliteLedger, key: &str, direction: &str) -> Result<Asset> {
-    let rows = store.spot_rows().map_err(store_error)?;
-    let Some(row) = rows.iter().find(|r| r.row_key == key) else {
-        return no_row(key);
-    };
-    let side = if direction == "out" {
-        row.outflow
-    } else {
-        row.inflow
-    };
-    match (&row.tx_type, side) {
-        (TxType::Spot(t), Some(side))
-            if matches!(
-                (direction, t.as_str()),
-                ("out", "TRANSFER_OUT" | "WITHDRAWAL") | ("in", "TRANSFER_IN" | "DEPOSIT")
-            ) =>
-        {
-            Ok(side.asset)
-        }
-        _ => fail(format!(
-            "row {key} is not an {} transfer leg (domain.md §6.3: a link joins a TRANSFER_OUT to a \
-             TRANSFER_IN)",
-            if direction == "out" {
-                "outgoing"
-            } else {
-                "incoming"
-            }
-        )),
-    }
-}
-
 pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Result<Outcome> {
     let (_, mut store) = open_existing(ledger)?;
     let out_row = resolve_row(&store, &args.out_row)?;
@@ -687,49 +626,12 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
         in_row,
         to: args.to.clone(),
     };
-    let out_asset = transfer_asset(&store, &args.out_row, "out")?;
-    let link = if let Some(in_row) = &args.in_row {
-        let in_asset = transfer_asset(&store, in_row, "in")?;
-        if in_asset != out_asset {
-            return fail(format!(
-                "the legs move different assets ({out_asset} out, {in_asset} in): a link joins two \
-                 legs of one asset (domain.md §6.3)"
-            ));
-        }
-        CustodyLink::Link {
-            out_row_key: args.out_row.clone(),
-            in_row_key: in_row.clone(),
-        }
-    } else {
-        let name = args.to.clone().unwrap_or_default();
-        let counterparty = if name.to_ascii_lowercase().starts_with("ownwallet-") {
-            if !name
-                .get("ownwallet-".len()..)
-                .is_some_and(|asset| asset.eq_ignore_ascii_case(out_asset.as_str()))
-            {
-                return fail(format!(
-                    "the leg moves {out_asset}: its own wallet is ownwallet-{out_asset}"
-                ));
-            }
-            Counterparty::OwnWallet
-        } else {
-            let accounts = store.accounts().map_err(store_error)?;
-            let Some(account) = accounts.iter().find(|a| {
-                !core_domain::ledger::is_reserved_account_name(&a.name)
-                    && a.name.eq_ignore_ascii_case(name.trim())
-            }) else {
-                return fail(format!(
-                    "no account is named \"{name}\" (see `cartera accounts`)"
-                ));
-            };
-            Counterparty::Account(account.id)
-        };
-        CustodyLink::Counterparty {
-            row_key: args.out_row.clone(),
-            counterparty,
-        }
+    let target = match (&args.in_row, &args.to) {
+        (Some(in_row), _) => LinkTarget::InRow(in_row.clone()),
+        (None, to) => LinkTarget::Account(to.clone().unwrap_or_default()),
     };
-    store.link(&link).map_err(store_error)?;
+    commands::link(&mut store, &args.out_row, &target)
+        .or_else(|error| fail(rule_message("link", &error)))?;
     let target = args
         .in_row
         .clone()
@@ -749,12 +651,15 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
 pub(crate) fn run_unlink(ledger: Option<&Path>, json: bool, args: &UnlinkArgs) -> Result<Outcome> {
     let (_, mut store) = open_existing(ledger)?;
     let row = resolve_row(&store, &args.row)?;
-    let removed = store.unlink(&row).map_err(store_error)?;
-    if removed == 0 {
-        return fail(format!(
-            "no custody link names row {row}: nothing to unlink"
-        ));
-    }
+    let removed = match commands::unlink(&mut store, &row) {
+        Ok(removed) => removed,
+        Err(UseCaseError::NotFound { .. }) => {
+            return fail(format!(
+                "no custody link names row {row}: nothing to unlink"
+            ));
+        }
+        Err(error) => return fail(rule_message("unlink", &error)),
+    };
     let args = &UnlinkArgs { row };
     if json {
         println!(

@@ -6,7 +6,7 @@ use anyhow::Result;
 use core_domain::Instant;
 use ledger_sqlite::SqliteLedger;
 use use_cases::UseCaseError;
-use use_cases::ports::{Clock, SettingKey};
+use use_cases::ports::Clock;
 use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::{UsageError, ledger_path};
@@ -105,9 +105,4 @@ pub(crate) fn queries(path: &Path, clock: CliClock) -> Result<Box<dyn ReadUseCas
             path.display()
         )),
     }
-}
-
-/// The canonical JSON text of a setting value, validated by the settings use case.
-pub(crate) fn canonical_setting(key: SettingKey, text: &str) -> Result<String, UseCaseError> {
-    use_cases::queries::settings::canonical_text(key, text)
 }
