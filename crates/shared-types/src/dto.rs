@@ -24,7 +24,7 @@ pub use analytics::{
     PerformanceHistory, PerformancePoint, RiskMetricsDto, TradeStatsDto, VolatilityCell,
     VolatilityHeatmap,
 };
-pub use common::{CompletenessDto, FeeDto, GapItem};
+pub use common::{CompletenessDto, FeeDto, GapItem, MissingDataNotice};
 pub use integrity::{CompletenessCounters, FiscalIntegrity, IntegrityGroupDto, IntegrityRowDto};
 pub use lots::{
     CustodyLocation, CustodyLocations, DerivativeContractPnl, DerivativesPnl, LotDto, LotSliceDto,
@@ -40,11 +40,12 @@ pub use scenarios::{
     ShockedAssetDto,
 };
 pub use tax::{
-    Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto, CarryForwardDto,
-    CarryRemainingDto, CarryUseDto, DeltaDto, DerivativeContractDto, DerivativesDto,
-    ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto,
-    IncomeLineDto, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, ReacquisitionDto,
-    SummaryDeltas, SwapAuditDto, TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison,
-    TaxYearSideDto, UnresolvedDerivativeDto, YearEndHoldingsDto,
+    AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
+    CarryForwardDto, CarryRemainingDto, CarryUseDto, CsvFile, DeltaDto, DerivativeContractDto,
+    DerivativesDto, ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto,
+    IncomeBucketTotalDto, IncomeDto, IncomeLineDto, Modelo100Dto, Modelo100RowDto,
+    Modelo100TotalsDto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
+    TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
+    YearEndHoldingsDto,
 };
 pub use tx::{TxPage, TxRow};

@@ -332,3 +332,6 @@ pub fn unlink<S: LedgerWrite + ?Sized>(store: &mut S, row_key: &str) -> UseCaseR
         n => Ok(n),
     }
 }
+
+#[cfg(test)]
+mod tests;

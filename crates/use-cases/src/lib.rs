@@ -17,4 +17,7 @@ pub mod error;
 pub mod ports;
 pub mod queries;
 
+#[cfg(test)]
+pub(crate) mod fake;
+
 pub use error::{PortError, PortResult, UseCaseError, UseCaseResult};

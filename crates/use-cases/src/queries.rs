@@ -23,8 +23,8 @@ use shared_types::dto::{
     AccountHoldingsResult, AccountList, AssetAllocation, BreakevenDto, ConcentrationDto,
     CustodyLocations, DerivativesPnl, DrawdownCurve, FiscalIntegrity, HoldingsAtDto, KpisDto,
     LatestPrices, LedgerVersion, PerformanceHistory, PortfolioSummary, PositionValueDto,
-    RiskMetricsDto, SettingsList, ShockDto, TaxReport, TaxYearComparison, TokenHistory, TxPage,
-    VolatilityHeatmap,
+    RiskMetricsDto, SettingsList, ShockDto, TaxCsvFiles, TaxReport, TaxYearComparison,
+    TokenHistory, TxPage, VolatilityHeatmap,
 };
 
 use crate::error::UseCaseResult;
@@ -247,6 +247,9 @@ pub trait ReadUseCases: Send + Sync {
     fn get_volatility_heatmap(&self, req: &HeatmapRequest) -> UseCaseResult<VolatilityHeatmap>;
     /// `GetSpanishTaxReport { year }`: `irpf.md` §7 in full.
     fn get_spanish_tax_report(&self, req: &TaxReportRequest) -> UseCaseResult<TaxReport>;
+    /// The Modelo 100 rows and the per-operation annex of a year as CSV files
+    /// (`cartera tax YEAR --csv DIR`).
+    fn get_tax_report_csv(&self, req: &TaxReportRequest) -> UseCaseResult<TaxCsvFiles>;
     /// `GetLatestPrices { symbols }` from the price store.
     fn get_latest_prices(&self, req: &LatestPricesRequest) -> UseCaseResult<LatestPrices>;
     /// `ListAccounts`: the account tree with kinds, countries and row counts.
@@ -273,3 +276,6 @@ pub trait ReadUseCases: Send + Sync {
     /// Every setting with its stored value and default.
     fn list_settings(&self) -> UseCaseResult<SettingsList>;
 }
+
+#[cfg(test)]
+mod tests;

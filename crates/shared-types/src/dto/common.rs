@@ -40,3 +40,15 @@ pub struct GapItem {
     /// `QUANTITY`.
     pub amount: String,
 }
+
+/// Data an answer needed and did not find, with how to get it (`cli.md`: "no prices for ETH
+/// after 2024-03-01: run `cartera prices import …`"). The affected figures are marked
+/// incomplete, never guessed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissingDataNotice {
+    /// What is missing (`no prices for ETH after 2024-03-01`).
+    pub what: String,
+    /// How to get it (a command to run).
+    pub hint: String,
+}

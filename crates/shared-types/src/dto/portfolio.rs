@@ -87,6 +87,8 @@ pub struct PortfolioSummary {
     pub valued: Vec<ValuedHolding>,
     /// Unvalued holdings, symbol ascending.
     pub unvalued: Vec<UnvaluedHolding>,
+    /// What is missing to value the unvalued holdings, symbol order.
+    pub missing: Vec<super::common::MissingDataNotice>,
 }
 
 /// One account's holdings (`domain.md` §12.2): custody quantity, custody-attributed cost.

@@ -375,6 +375,36 @@ pub struct YearEndHoldingsDto {
     pub modelo714: Modelo714Dto,
 }
 
+/// One line of the per-operation annex.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct AnnexLineDto {
+    /// `<row_key>:<leg>`.
+    pub operation_id: String,
+    pub slice_id: String,
+}
+
+/// A CSV file to write (`cartera tax YEAR --csv DIR`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct CsvFile {
+    /// File name (`modelo100_2024.csv`).
+    pub name: String,
+    /// RFC 4180 text.
+    pub content: String,
+}
+
+/// The Modelo 100 rows and the annex of one year as CSV files (`irpf.md` §8.3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct TaxCsvFiles {
+    pub year: i32,
+    pub files: Vec<CsvFile>,
+}
+
 /// The year report of `irpf.md` §7 (what `cartera tax YEAR --json` prints).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -395,8 +425,9 @@ pub struct TaxReport {
     pub income: IncomeDto,
     pub derivatives: DerivativesDto,
     pub modelo100: Modelo100Dto,
-    /// Operation id per audit row (the annex's first column), in audit order.
-    pub annex: Vec<String>,
+    /// One line per audit slice, grouped by operation in slice order (`irpf.md` §8.3); the
+    /// other annex columns are the audit row with the same `sliceId`.
+    pub annex: Vec<AnnexLineDto>,
     /// Null when the setting is off.
     #[serde(rename = "art33_5Warnings")]
     pub art_33_5_warnings: Option<Vec<Art335EntryDto>>,

@@ -9,8 +9,8 @@ use core_domain::ranking::{AccountResolution, rank_by_value, resolve_account_by_
 use core_domain::{Date, Instant};
 use rust_decimal::Decimal;
 use shared_types::dto::{
-    AccountHoldingsResult, AccountSection, HoldingsAtDto, Metrics, PortfolioSummary,
-    UnvaluedHolding, ValuedHolding,
+    AccountHoldingsResult, AccountSection, HoldingsAtDto, Metrics, MissingDataNotice,
+    PortfolioSummary, UnvaluedHolding, ValuedHolding,
 };
 
 use super::convert::{date, fiat, fiat_opt, pct, qty, unit};
@@ -111,7 +111,57 @@ pub(crate) fn portfolio_summary(
         },
         valued,
         unvalued,
+        missing: missing_notices(derived, &snapshot.holdings, currency),
     })
+}
+
+/// One notice per unvalued holding: the asset's last stored close, or the display currency's
+/// last stored rate, and the command that imports more.
+pub(crate) fn missing_notices(
+    derived: &Derived,
+    list: &[Holding],
+    currency: DisplayCurrency,
+) -> Vec<MissingDataNotice> {
+    let mut notices = Vec::new();
+    for h in list {
+        match h.unvalued_reason {
+            None => {}
+            Some(UnvaluedReason::NoPrice) => {
+                let what = match derived.last_price.get(&h.asset) {
+                    Some(latest) => format!("no prices for {} after {}", h.asset, date(*latest)),
+                    None => format!("no prices for {}", h.asset),
+                };
+                notices.push(MissingDataNotice {
+                    what,
+                    hint: format!(
+                        "run `cartera prices import FILE --symbol {}` with daily closes",
+                        h.asset
+                    ),
+                });
+            }
+            Some(UnvaluedReason::NoRate) => {
+                let code = currency.code();
+                let what = match currency
+                    .asset()
+                    .filter(|_| currency != DisplayCurrency::Eur)
+                    .and_then(|c| derived.last_rate.get(&c))
+                {
+                    Some(latest) => format!(
+                        "no ECB rate to value {} in {code} after {}",
+                        h.asset,
+                        date(*latest)
+                    ),
+                    None => format!("no ECB rate to value {} in {code}", h.asset),
+                };
+                notices.push(MissingDataNotice {
+                    what,
+                    hint: "run `cartera rates import eurofxref-hist.csv` (the ECB history)"
+                        .to_owned(),
+                });
+            }
+        }
+    }
+    notices
 }
 
 /// Totals of one account section (valued holdings only; realized is ledger-wide, left 0).

@@ -175,6 +175,13 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         Ok(super::tax::report_dto(&report))
     }
 
+    fn get_tax_report_csv(
+        &self,
+        req: &super::TaxReportRequest,
+    ) -> UseCaseResult<shared_types::dto::TaxCsvFiles> {
+        super::tax::csv_files(&*self.derived()?, req.year)
+    }
+
     fn get_latest_prices(
         &self,
         req: &super::LatestPricesRequest,

@@ -44,6 +44,10 @@ pub struct Derived {
     pub output: EngineOutput,
     /// Rates and the prices loaded for this ledger.
     pub market: Market,
+    /// The latest stored close per asset (for missing-data messages).
+    pub last_price: BTreeMap<Asset, Date>,
+    /// The latest stored ECB rate per currency.
+    pub last_rate: BTreeMap<Asset, Date>,
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
     series: Mutex<BTreeMap<(Instant, DisplayCurrency), Arc<DailySeries>>>,
@@ -137,6 +141,16 @@ impl Derived {
         }
         let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
         let rates = store.rates_for(&fiat)?;
+        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        for p in &prices {
+            let e = last_price.entry(p.asset).or_insert(p.date);
+            *e = (*e).max(p.date);
+        }
+        let mut last_rate: BTreeMap<Asset, Date> = BTreeMap::new();
+        for r in &rates {
+            let e = last_rate.entry(r.currency).or_insert(r.date);
+            *e = (*e).max(r.date);
+        }
         let market = Market::new(rates, prices)?;
         let engine_settings = EngineSettings {
             fiscal_timezone: tz,
@@ -163,6 +177,8 @@ impl Derived {
             input,
             output,
             market,
+            last_price,
+            last_rate,
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),

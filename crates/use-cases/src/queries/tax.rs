@@ -8,13 +8,13 @@ use core_domain::market::PriceLookup;
 use core_domain::{Asset, Date};
 use rust_decimal::Decimal;
 use shared_types::dto::{
-    Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto, CarryForwardDto,
-    CarryRemainingDto, CarryUseDto, CompletenessDto, CustodianDto, CustodianEntryDto, DeltaDto,
-    DerivativeContractDto, DerivativesDto, ExcludedOperationDto, GapItem, IncomeAssetTotalDto,
-    IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto, Modelo100Dto, Modelo100RowDto,
-    Modelo100TotalsDto, Modelo714Dto, Modelo714Item, Modelo721Dto, ReacquisitionDto, SummaryDeltas,
-    SwapAuditDto, TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto,
-    UnresolvedDerivativeDto, YearEndHoldingsDto,
+    AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
+    CarryForwardDto, CarryRemainingDto, CarryUseDto, CompletenessDto, CsvFile, CustodianDto,
+    CustodianEntryDto, DeltaDto, DerivativeContractDto, DerivativesDto, ExcludedOperationDto,
+    GapItem, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto,
+    Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto, Modelo714Item, Modelo721Dto,
+    ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport, TaxReportCompleteness,
+    TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto, YearEndHoldingsDto,
 };
 
 use super::convert::{count, date, fiat, fiat_opt, flags, instant, qty, rate, ratio, unit};
@@ -423,7 +423,10 @@ pub(crate) fn report_dto(r: &IrpfYearReport) -> TaxReport {
             .annex
             .iter()
             .filter_map(|line| r.audit_trail.get(line.audit_index as usize))
-            .map(core_domain::irpf::annex::AnnexLine::operation_id)
+            .map(|row| AnnexLineDto {
+                operation_id: core_domain::irpf::annex::AnnexLine::operation_id(row),
+                slice_id: row.slice_id.clone(),
+            })
             .collect(),
         art_33_5_warnings: r.art_33_5_warnings.as_ref().map(|list| {
             list.iter()
@@ -509,5 +512,18 @@ pub(crate) fn compare(
         year_a: side_dto(&a),
         year_b: side_dto(&b),
         deltas,
+    })
+}
+
+/// The Modelo 100 and annex CSV files of a year (`irpf.md` §8.3).
+pub(crate) fn csv_files(derived: &Derived, year: i32) -> UseCaseResult<TaxCsvFiles> {
+    check_year("year", year)?;
+    let report = year_report(derived, year, false)?;
+    Ok(TaxCsvFiles {
+        year,
+        files: core_domain::irpf::annex::render_csv_files(&report)
+            .into_iter()
+            .map(|(name, content)| CsvFile { name, content })
+            .collect(),
     })
 }
