@@ -11,7 +11,6 @@
 )]
 
 mod corrections;
-mod csv_out;
 mod demo;
 mod import;
 mod ledger_path;

@@ -14,8 +14,8 @@ use serde::Serialize;
 use shared_types::SpotTxType;
 use shared_types::dto::{
     AccountHoldingsResult, AccountSection, CompletenessDto, CustodianDto, FeeDto, FiscalIntegrity,
-    HoldingsAtDto, Metrics, PortfolioSummary, TaxReport, TaxSummary, TaxYearComparison,
-    TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
+    HoldingsAtDto, Metrics, PortfolioSummary, TaxCsvFiles, TaxReport, TaxSummary,
+    TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
 };
 use use_cases::UseCaseResult;
 use use_cases::ports::{LedgerRead, PriceStore, SettingKey, SettingsStore};
@@ -326,46 +326,7 @@ pub(crate) fn run_portfolio(
         return print_json(&summary);
     }
     print!("{}", render_portfolio(&summary));
-    print!("{}", price_hints(&session, &summary.unvalued)?);
     Ok(Outcome::Success)
-}
-
-/// For each holding without a price: the latest stored close, and the command that adds more.
-fn price_hints(session: &Session, unvalued: &[UnvaluedHolding]) -> Result<String> {
-    let mut out = String::new();
-    let missing: Vec<&UnvaluedHolding> =
-        unvalued.iter().filter(|h| h.reason == "no_price").collect();
-    if missing.is_empty() {
-        return Ok(out);
-    }
-    let latest = session
-        .store()
-        .latest_prices()
-        .context("cannot read the prices")?;
-    for holding in missing {
-        let last = latest
-            .iter()
-            .filter(|p| p.asset.as_str() == holding.symbol)
-            .map(|p| p.date)
-            .max();
-        match last {
-            Some(date) => {
-                let _ = writeln!(
-                    out,
-                    "no price for {} after {date}: run `cartera prices import FILE…` with newer closes",
-                    holding.symbol
-                );
-            }
-            None => {
-                let _ = writeln!(
-                    out,
-                    "no price for {} at all: run `cartera prices import FILE…`",
-                    holding.symbol
-                );
-            }
-        }
-    }
-    Ok(out)
 }
 
 fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool) -> String {
@@ -500,7 +461,12 @@ pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
     }
     out.push_str("Totals (valued holdings)\n");
     out.push_str(&metrics_block(&summary.metrics, true));
-    out.push_str(&completeness_notes(&summary.metrics));
+    if summary.missing.is_empty() {
+        out.push_str(&completeness_notes(&summary.metrics));
+    }
+    for notice in &summary.missing {
+        let _ = writeln!(out, "warning: {}: {}", notice.what, notice.hint);
+    }
     out
 }
 
@@ -547,7 +513,11 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
     session.require_year(year)?;
     let report = tax_report(&session, year)?;
     if let Some(dir) = &args.csv {
-        write_csv(dir, &report)?;
+        let files = answer(session.queries.get_tax_report_csv(&TaxReportRequest {
+            year,
+            with_year_end_holdings: false,
+        }))?;
+        write_csv(dir, &files)?;
     }
     if json {
         return print_json(&report);
@@ -1031,12 +1001,12 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
 }
 
 /// Writes `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` (`irpf.md` §8.1, §8.3).
-fn write_csv(dir: &Path, report: &TaxReport) -> Result<()> {
+fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the folder {}", dir.display()))?;
-    for (name, contents) in crate::csv_out::render(report) {
-        let path = dir.join(&name);
-        std::fs::write(&path, contents)
+    for file in &files.files {
+        let path = dir.join(&file.name);
+        std::fs::write(&path, &file.content)
             .with_context(|| format!("cannot write {}", path.display()))?;
         eprintln!("wrote {}", path.display());
     }

@@ -147,3 +147,24 @@ fn every_command_help_has_an_example() {
         );
     }
 }
+
+#[test]
+fn missing_prices_are_named_with_the_command_that_adds_them() {
+    // A year after the demo's last close, the 7-day price window finds nothing: every holding
+    // is unvalued (never zero) and the output says which closes are missing and what to run.
+    let demo = DemoLedger::build();
+    let output = cartera()
+        .env("CARTERA_NOW", "2026-01-10T12:00:00Z")
+        .arg("--ledger")
+        .arg(&demo.path)
+        .arg("portfolio")
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let text = stdout(&output);
+    assert!(text.contains("Unvalued holdings (not in the totals; never counted as zero)"));
+    assert!(text.contains(
+        "warning: no prices for BTC after 2024-12-31: run `cartera prices import FILE --symbol BTC`"
+    ), "{text}");
+    assert!(text.contains(" equity             0.00 EUR\n"), "{text}");
+}
