@@ -171,17 +171,29 @@ pub(crate) fn run_settings(
                 Ok(text) => text,
                 Err(error) => return fail(format!("{error} (irpf.md §1, domain.md §0.1)")),
             };
-            eprintln!("{} = {canonical}", key.as_str());
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "action": "set", "key": key.as_str(), "value": serde_json::from_str::<serde_json::Value>(&canonical).ok() })
+                );
+            } else {
+                println!("{} = {canonical}", key.as_str());
+            }
         }
         SettingsAction::Unset { key } => {
             let key = setting_key(key)?;
             let (_, mut store) = open_existing(ledger)?;
             let removed =
                 commands::unset_setting(&mut store, key).or_else(|e| fail(e.to_string()))?;
-            if removed {
-                eprintln!("{} unset: its default applies", key.as_str());
+            if json {
+                println!(
+                    "{}",
+                    serde_json::json!({ "action": "unset", "key": key.as_str(), "wasSet": removed })
+                );
+            } else if removed {
+                println!("{} unset: its default applies", key.as_str());
             } else {
-                eprintln!("{} was not set", key.as_str());
+                println!("{} was not set", key.as_str());
             }
         }
     }
@@ -266,13 +278,14 @@ pub(crate) fn run_accounts(
             name,
             kind,
             country,
-        } => accounts_set(ledger, name, kind, country.as_deref())?,
+        } => accounts_set(ledger, json, name, kind, country.as_deref())?,
     }
     Ok(Outcome::Success)
 }
 
 fn accounts_set(
     ledger: Option<&Path>,
+    json: bool,
     name: &str,
     kind: &str,
     country: Option<&str>,
@@ -307,12 +320,20 @@ fn accounts_set(
     }
     commands::set_account_custody(&mut store, &account.name, kind, country)
         .or_else(|error| fail(format!("accounts set refused: {error} (domain.md §3)")))?;
-    eprintln!(
-        "{}: custody {}, country {}",
-        account.name,
-        kind.to_ascii_uppercase(),
-        country.map_or_else(|| "-".to_owned(), str::to_ascii_uppercase)
-    );
+    let kind = kind.trim().to_ascii_uppercase();
+    let country = country.map(|c| c.trim().to_ascii_uppercase());
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({ "action": "set", "account": account.name, "custodyKind": kind, "country": country })
+        );
+    } else {
+        println!(
+            "{}: custody {kind}, country {}",
+            account.name,
+            country.as_deref().unwrap_or("-")
+        );
+    }
     Ok(())
 }
 

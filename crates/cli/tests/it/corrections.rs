@@ -167,7 +167,10 @@ fn link_and_unlink_move_custody() {
 #[test]
 fn settings_are_validated_and_listed() {
     let demo = DemoLedger::build();
-    demo.ok(&["settings", "set", "fiscal_timezone", "Atlantic/Canary"]);
+    assert_eq!(
+        demo.ok(&["settings", "set", "fiscal_timezone", "Atlantic/Canary"]),
+        "fiscal_timezone = \"Atlantic/Canary\"\n"
+    );
     assert_eq!(
         demo.ok(&["settings", "get", "fiscal_timezone"]),
         "\"Atlantic/Canary\"\n"
@@ -240,10 +243,9 @@ fn accounts_set_changes_the_modelo_721_scope() {
     ]);
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(
-        stderr(&output),
+        stdout(&output),
         "Kraken: custody FOREIGN_PROVIDER, country US\n"
     );
-    assert!(stdout(&output).is_empty());
     let accounts = demo.ok(&["accounts"]);
     assert!(
         accounts.contains(" Kraken           FOREIGN_PROVIDER   US "),
