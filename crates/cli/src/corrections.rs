@@ -51,8 +51,10 @@ pub(crate) struct SettingsArgs {
 #[derive(Debug, Subcommand)]
 enum SettingsAction {
     /// Every setting with its value and default (the default action).
+    #[command(after_help = "Example:\n  cartera settings list\n  cartera --json settings")]
     List,
     /// One setting's value (JSON).
+    #[command(after_help = "Example:\n  cartera settings get irpf.start_year")]
     Get {
         /// fiscal_timezone, display_currency, irpf.start_year, …
         #[arg(value_name = "KEY")]
@@ -73,6 +75,7 @@ enum SettingsAction {
         value: String,
     },
     /// Remove a stored value (its default applies again).
+    #[command(after_help = "Example:\n  cartera settings unset fiscal_timezone")]
     Unset {
         /// The setting.
         #[arg(value_name = "KEY")]
@@ -213,6 +216,7 @@ pub(crate) struct AccountsArgs {
 #[derive(Debug, Subcommand)]
 enum AccountsAction {
     /// The account tree with custody kind, country and row counts (the default action).
+    #[command(after_help = "Example:\n  cartera accounts list\n  cartera --json accounts")]
     List,
     /// Set a top-level account's custody kind and country (used by Modelo 721).
     #[command(

@@ -748,10 +748,10 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
             ("base", Align::Left),
             ("1802 asset", Align::Left),
             ("1803 clave", Align::Left),
-            ("1804 transmission", Align::Right),
-            ("1806 acquisition", Align::Right),
-            ("1807 loss", Align::Right),
-            ("1809 gain", Align::Right),
+            ("1804 transmission EUR", Align::Right),
+            ("1806 acquisition EUR", Align::Right),
+            ("1807 loss EUR", Align::Right),
+            ("1809 gain EUR", Align::Right),
             ("slices", Align::Right),
             ("operations", Align::Right),
         ]);
@@ -815,9 +815,9 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         let mut table = Table::new(&[
             ("contract", Align::Left),
             ("settled in", Align::Left),
-            ("gains", Align::Right),
-            ("losses", Align::Right),
-            ("net", Align::Right),
+            ("gains EUR", Align::Right),
+            ("losses EUR", Align::Right),
+            ("net EUR", Align::Right),
             ("rows", Align::Right),
         ]);
         for d in &modelo.derivatives {
