@@ -12,7 +12,8 @@ use core_domain::ledger::Fee;
 use importers::{FuturesRecord, ImportOptions, ImportResult, Profile, Transaction, Zone};
 use sha2::{Digest, Sha256};
 use use_cases::ports::{
-    ImportBatch, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef, WriteMode,
+    ImportBatch, LedgerRead, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef,
+    WriteMode,
 };
 
 use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
@@ -158,21 +159,28 @@ pub(crate) fn import_data(
     report.duplicates = outcome.duplicates.len() as u64;
     let mut duplicate_lines = BTreeSet::new();
     for duplicate in &outcome.duplicates {
-        let (lines, key) = record_lines(&result, duplicate.record);
-        duplicate_lines.extend(lines.iter().copied());
-        let line = lines.first().copied().unwrap_or(0);
+        let position = record_position(&result, duplicate.record);
+        duplicate_lines.extend(position.lines.iter().copied());
         if duplicate.other_account {
-            report.findings.push(warning(
+            // The warning names the account the row was first imported into (AC-17).
+            let stored = store
+                .row_detail(&duplicate.stored_row_key)
+                .ok()
+                .flatten()
+                .map(|detail| detail.account)
+                .unwrap_or_default();
+            report.findings.push(position.warning(
                 "duplicate-in-other-account",
-                line,
-                "already imported into another account; not added again".to_owned(),
+                format!("already imported into account \"{stored}\"; not added again"),
             ));
         }
         if duplicate.content_changed {
-            report.findings.push(warning(
+            let id = position.key.clone();
+            report.findings.push(position.warning(
                 "source-changed",
-                line,
-                format!("id {key} was imported before with other figures; the stored transaction is kept"),
+                format!(
+                    "id {id} was imported before with other figures; the stored transaction is kept"
+                ),
             ));
         }
     }
@@ -222,29 +230,57 @@ fn describe_parse(report: &mut FileReport, result: &ImportResult) {
         .collect();
 }
 
-fn warning(code: &'static str, line: u64, message: String) -> FindingOut {
-    FindingOut {
-        level: "warning",
-        code,
-        line,
-        column: 1,
-        header: "-".to_owned(),
-        message,
+/// Where a store-level finding about one record points: its first line and its key cell.
+struct RecordPosition {
+    lines: Vec<u64>,
+    column: usize,
+    header: String,
+    key: String,
+}
+
+impl RecordPosition {
+    fn warning(&self, code: &'static str, message: String) -> FindingOut {
+        FindingOut {
+            level: "warning",
+            code,
+            line: self.lines.first().copied().unwrap_or(0),
+            column: self.column,
+            header: self.header.clone(),
+            message,
+        }
     }
 }
 
-fn record_lines(result: &ImportResult, record: RecordRef) -> (Vec<u64>, String) {
-    match record {
+fn record_position(result: &ImportResult, record: RecordRef) -> RecordPosition {
+    let (lines, key_column, identity_key) = match record {
         RecordRef::Spot(index) => result
             .transactions
             .get(index)
-            .map(|t| (t.lines.clone(), t.source_ref.clone()))
+            .map(|t| (t.lines.clone(), t.key_column, t.identity_key.clone()))
             .unwrap_or_default(),
         RecordRef::Futures(index) => result
             .futures
             .get(index)
-            .map(|f| (vec![f.line], f.source_ref.clone()))
+            .map(|f| (vec![f.line], f.key_column, f.identity_key.clone()))
             .unwrap_or_default(),
+    };
+    let column = key_column.unwrap_or(1);
+    let header = column
+        .checked_sub(1)
+        .and_then(|i| result.header_cells.get(i))
+        .cloned()
+        .unwrap_or_else(|| "-".to_owned());
+    // The id as the source writes it: the field after `v1␟<profile>␟<kind>␟`.
+    let key = identity_key
+        .split('\u{1f}')
+        .nth(3)
+        .unwrap_or_default()
+        .to_owned();
+    RecordPosition {
+        lines,
+        column,
+        header,
+        key,
     }
 }
 
@@ -307,11 +343,16 @@ fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> 
             .map(|t| spot_record(t, coinbase_v4))
             .collect(),
         futures: result.futures.iter().map(futures_record).collect(),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
+    }
+}
+
+/// `--dry-run` runs every check against the store, then rolls back.
+pub(crate) fn write_mode(dry_run: bool) -> WriteMode {
+    if dry_run {
+        WriteMode::DryRun
+    } else {
+        WriteMode::Commit
     }
 }
 

@@ -35,7 +35,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (tzdb ", "{tzdb}", ")
     disable_version_flag = true
 )]
 struct Cli {
-    /// The ledger file (default: $CARTERA_LEDGER, else <data dir>/cartera/ledger.sqlite).
+    /// The ledger file (default: `$CARTERA_LEDGER`, else `<data dir>/cartera/ledger.sqlite`).
     #[arg(long, global = true, value_name = "PATH")]
     ledger: Option<PathBuf>,
     /// Print the result as one JSON document instead of tables.

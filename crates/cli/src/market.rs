@@ -8,10 +8,10 @@ use core_domain::Asset;
 use core_domain::market::{PriceRow, RateRow};
 use importers::prices::{PriceFormat, PriceOptions};
 use use_cases::ports::{
-    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch, WriteMode,
+    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch,
 };
 
-use crate::import::{Progress, sha256_hex};
+use crate::import::{Progress, sha256_hex, write_mode};
 use crate::report::{FileReport, FileResult, FindingOut};
 use crate::{Outcome, UsageError, ledger_path};
 
@@ -54,6 +54,15 @@ pub(crate) struct PricesArgs {
     /// Run every check and write nothing.
     #[arg(long)]
     dry_run: bool,
+}
+
+/// Where a stored value's row sits in the file, for conflict findings.
+#[derive(Clone, Debug, Default)]
+struct Position {
+    line: u64,
+    column: usize,
+    header: String,
+    key: String,
 }
 
 fn policy(replace: bool, skip_invalid: bool) -> ConflictPolicy {
@@ -143,11 +152,12 @@ pub(crate) fn import_rates(
                 date: rate.date,
                 rate: rate.rate,
             });
-            positions.push((
-                rate.line,
-                rate.column,
-                format!("{} {}", rate.currency, rate.date),
-            ));
+            positions.push(Position {
+                line: rate.line,
+                column: rate.column,
+                header: rate.currency.clone(),
+                key: format!("{} {}", rate.currency, rate.date),
+            });
         }
     }
     let batch = RateBatch {
@@ -160,11 +170,7 @@ pub(crate) fn import_rates(
         ),
         rows,
         on_conflict: policy(args.replace, args.skip_invalid),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
     };
     let outcome = store.write_rates(&batch);
     progress.finish();
@@ -248,10 +254,20 @@ pub(crate) fn import_prices(
     }
     options_used.extend(flags(args.replace, args.skip_invalid));
     let format = report.format.clone().unwrap_or_default();
-    let positions: Vec<(u64, usize, String)> = parsed
+    let (column, header) = match parsed.format {
+        Some(PriceFormat::Series) => (2, "price"),
+        Some(PriceFormat::KrakenOhlcvt) => (5, "close"),
+        Some(PriceFormat::Daily) | None => (3, "close"),
+    };
+    let positions: Vec<Position> = parsed
         .prices
         .iter()
-        .map(|p| (p.line, 1, format!("{} {} {}", p.asset, p.currency, p.date)))
+        .map(|p| Position {
+            line: p.line,
+            column,
+            header: header.to_owned(),
+            key: format!("{} {} {}", p.asset, p.currency, p.date),
+        })
         .collect();
     let batch = PriceBatch {
         log: log(name, bytes, &format, options_used, parsed.rows_read),
@@ -266,11 +282,7 @@ pub(crate) fn import_prices(
             })
             .collect(),
         on_conflict: policy(args.replace, args.skip_invalid),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
     };
     let outcome = store.write_prices(&batch);
     progress.finish();
@@ -307,7 +319,7 @@ fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
 fn settle(
     report: &mut FileReport,
     outcome: use_cases::PortResult<MarketOutcome>,
-    positions: &[(u64, usize, String)],
+    positions: &[Position],
     conflict_code: &'static str,
     dry_run: bool,
     in_file_duplicates: u64,
@@ -332,13 +344,18 @@ fn settle(
         if replacing {
             continue;
         }
-        let (line, column, key) = positions.get(conflict.index).cloned().unwrap_or_default();
+        let Position {
+            line,
+            column,
+            header,
+            key,
+        } = positions.get(conflict.index).cloned().unwrap_or_default();
         report.findings.push(FindingOut {
             level: "error",
             code: conflict_code,
             line,
             column,
-            header: "-".to_owned(),
+            header,
             message: format!(
                 "the ledger holds {} for {key}; the file says {}; use --replace to overwrite",
                 conflict.stored, conflict.new

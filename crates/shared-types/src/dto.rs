@@ -49,3 +49,6 @@ pub use tax::{
     YearEndHoldingsDto,
 };
 pub use tx::{TxPage, TxRow};
+
+#[cfg(test)]
+mod tests;

@@ -143,23 +143,44 @@ impl RateStore for Fake {
 
 impl PriceStore for Fake {
     fn prices_for(&self, assets: &[Asset], from: Date, to: Date) -> PortResult<Vec<PriceRow>> {
-        Ok(self
+        let wanted: std::collections::BTreeSet<Asset> = assets.iter().copied().collect();
+        let mut rows: Vec<PriceRow> = self
             .prices
             .iter()
-            .filter(|p| assets.contains(&p.asset) && p.date >= from && p.date <= to)
+            .filter(|p| wanted.contains(&p.asset) && p.date >= from && p.date <= to)
             .copied()
-            .collect())
+            .collect();
+        rows.sort_by_key(|p| (p.asset, p.date, p.currency));
+        Ok(rows)
     }
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
-        Ok(self
-            .prices
+        let key = |p: &PriceRow| (p.asset, p.date, p.currency);
+        let owned;
+        let sorted: &[PriceRow] = if self.prices.is_sorted_by_key(key) {
+            &self.prices
+        } else {
+            let mut copy = self.prices.clone();
+            copy.sort_by_key(key);
+            owned = copy;
+            &owned
+        };
+        let mut picked = vec![false; sorted.len()];
+        for (asset, day) in requests {
+            let from = *day - chrono::TimeDelta::days(7);
+            let start = sorted.partition_point(|p| (p.asset, p.date) < (*asset, from));
+            for (i, p) in sorted.iter().enumerate().skip(start) {
+                if p.asset != *asset || p.date > *day {
+                    break;
+                }
+                if let Some(flag) = picked.get_mut(i) {
+                    *flag = true;
+                }
+            }
+        }
+        Ok(sorted
             .iter()
-            .filter(|p| {
-                requests.iter().any(|(a, d)| {
-                    *a == p.asset && p.date <= *d && *d - p.date <= chrono::TimeDelta::days(7)
-                })
-            })
-            .copied()
+            .zip(picked)
+            .filter_map(|(p, keep)| keep.then_some(*p))
             .collect())
     }
     fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {

@@ -3,6 +3,7 @@
 //! back through its output or the store's ports.
 #![allow(clippy::print_stderr, reason = "tests say why they skip")]
 
+mod acceptance;
 mod corrections;
 mod demo;
 mod errors;

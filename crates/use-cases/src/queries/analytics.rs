@@ -51,7 +51,7 @@ pub(crate) fn asset_allocation(
     currency: DisplayCurrency,
 ) -> UseCaseResult<AssetAllocation> {
     let series = derived.series(as_of, currency)?;
-    let items = endpoints::asset_allocation(&series, &derived.market, currency)?;
+    let items = endpoints::asset_allocation(&series, derived.valuation_market(), currency)?;
     let ranked = rank_by_value(
         items,
         |item| match item {
@@ -147,7 +147,7 @@ pub(crate) fn kpis_dto(
 /// `GetRiskMetrics` (EUR series).
 pub(crate) fn risk(derived: &Derived, as_of: Instant) -> UseCaseResult<RiskMetricsDto> {
     let series = derived.series(as_of, DisplayCurrency::Eur)?;
-    let r = risk_metrics(&series, &derived.market)?;
+    let r = risk_metrics(&series, derived.valuation_market())?;
     Ok(RiskMetricsDto {
         max_drawdown_pct: ratio(r.max_drawdown_pct),
         annualized_volatility: r.annualized_volatility.map(ratio),
@@ -190,7 +190,8 @@ pub(crate) fn performance(
 ) -> UseCaseResult<PerformanceHistory> {
     check_days(days)?;
     let series = derived.series(as_of, currency)?;
-    let points = endpoints::performance_history(&series, &derived.market, currency, days)?;
+    let points =
+        endpoints::performance_history(&series, derived.valuation_market(), currency, days)?;
     let (points, omitted) = sample(points, max_points)?;
     Ok(PerformanceHistory {
         currency: currency.code().to_owned(),

@@ -127,8 +127,8 @@ pub(crate) fn missing_notices(
         match h.unvalued_reason {
             None => {}
             Some(UnvaluedReason::NoPrice) => {
-                let what = match derived.last_price.get(&h.asset) {
-                    Some(latest) => format!("no prices for {} after {}", h.asset, date(*latest)),
+                let what = match derived.last_price(h.asset) {
+                    Some(latest) => format!("no prices for {} after {}", h.asset, date(latest)),
                     None => format!("no prices for {}", h.asset),
                 };
                 notices.push(MissingDataNotice {

@@ -71,6 +71,13 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         Ok(derived)
     }
 
+    /// The derived state with every close of the ledger's assets loaded (valuations, analytics).
+    pub fn derived_full(&self) -> UseCaseResult<Arc<Derived>> {
+        let derived = self.derived()?;
+        derived.load_full_market(&*self.store())?;
+        Ok(derived)
+    }
+
     /// The request's currency, else the `display_currency` setting.
     pub(crate) fn currency(
         derived: &Derived,
@@ -85,7 +92,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::CurrencyRequest,
     ) -> UseCaseResult<shared_types::dto::PortfolioSummary> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::holdings::portfolio_summary(&d, self.now(), Self::currency(&d, req.currency))
     }
 
@@ -93,7 +100,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::AccountHoldingsRequest,
     ) -> UseCaseResult<shared_types::dto::AccountHoldingsResult> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::holdings::account_holdings(
             &d,
             self.now(),
@@ -106,7 +113,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::HoldingsAtRequest,
     ) -> UseCaseResult<shared_types::dto::HoldingsAtDto> {
-        super::holdings::holdings_at(&*self.derived()?, req.date)
+        super::holdings::holdings_at(&*self.derived_full()?, req.date)
     }
 
     fn get_fiscal_integrity(&self) -> UseCaseResult<shared_types::dto::FiscalIntegrity> {
@@ -124,16 +131,16 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::CurrencyRequest,
     ) -> UseCaseResult<shared_types::dto::AssetAllocation> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::analytics::asset_allocation(&d, self.now(), Self::currency(&d, req.currency))
     }
 
     fn get_risk_metrics(&self) -> UseCaseResult<shared_types::dto::RiskMetricsDto> {
-        super::analytics::risk(&*self.derived()?, self.now())
+        super::analytics::risk(&*self.derived_full()?, self.now())
     }
 
     fn get_kpis(&self, req: &super::CurrencyRequest) -> UseCaseResult<shared_types::dto::KpisDto> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::analytics::kpis_dto(&d, self.now(), Self::currency(&d, req.currency))
     }
 
@@ -141,14 +148,14 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::SeriesRequest,
     ) -> UseCaseResult<shared_types::dto::DrawdownCurve> {
-        super::analytics::drawdown(&*self.derived()?, self.now(), req.days, req.max_points)
+        super::analytics::drawdown(&*self.derived_full()?, self.now(), req.days, req.max_points)
     }
 
     fn get_performance_history(
         &self,
         req: &super::SeriesRequest,
     ) -> UseCaseResult<shared_types::dto::PerformanceHistory> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::analytics::performance(
             &d,
             self.now(),
@@ -162,7 +169,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::HeatmapRequest,
     ) -> UseCaseResult<shared_types::dto::VolatilityHeatmap> {
-        super::analytics::heatmap(&*self.derived()?, self.now(), req.year, req.max_points)
+        super::analytics::heatmap(&*self.derived_full()?, self.now(), req.year, req.max_points)
     }
 
     fn get_spanish_tax_report(
@@ -170,7 +177,11 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::TaxReportRequest,
     ) -> UseCaseResult<shared_types::dto::TaxReport> {
         super::tax::check_year("year", req.year)?;
-        let d = self.derived()?;
+        let d = if req.with_year_end_holdings {
+            self.derived_full()?
+        } else {
+            self.derived()?
+        };
         let report = super::tax::year_report(&d, req.year, req.with_year_end_holdings)?;
         Ok(super::tax::report_dto(&report))
     }
@@ -219,7 +230,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::ScenarioRequest,
         currency: Option<DisplayCurrency>,
     ) -> UseCaseResult<super::ScenarioAnswer> {
-        let d = self.derived()?;
+        let d = self.derived_full()?;
         super::scenarios::scenario(&d, self.now(), Self::currency(&d, currency), req)
     }
 

@@ -42,15 +42,29 @@ pub struct Derived {
     pub input: EngineInput,
     /// The engine's output.
     pub output: EngineOutput,
-    /// Rates and the prices loaded for this ledger.
+    /// Rates and the price candidates of the rows' valuations: what the engine reads.
     pub market: Market,
-    /// The latest stored close per asset (for missing-data messages).
-    pub last_price: BTreeMap<Asset, Date>,
+    /// Every close of the ledger's assets from its first row on, loaded on first use by the
+    /// valuation and analytics questions (the tax report never needs it).
+    full: OnceLock<FullMarket>,
+    /// The assets whose closes the full market loads.
+    crypto: Vec<Asset>,
+    /// The first fiscal date of the ledger.
+    first: Option<Date>,
+    /// The rates loaded (shared by both markets).
+    rates: Vec<crate::ports::RateRow>,
     /// The latest stored ECB rate per currency.
     pub last_rate: BTreeMap<Asset, Date>,
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
     series: Mutex<BTreeMap<(Instant, DisplayCurrency), Arc<DailySeries>>>,
+}
+
+/// Every close of the ledger's assets, and the latest close date per asset.
+#[derive(Debug)]
+struct FullMarket {
+    market: Market,
+    last_price: BTreeMap<Asset, Date>,
 }
 
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
@@ -141,17 +155,12 @@ impl Derived {
         }
         let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
         let rates = store.rates_for(&fiat)?;
-        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
-        for p in &prices {
-            let e = last_price.entry(p.asset).or_insert(p.date);
-            *e = (*e).max(p.date);
-        }
         let mut last_rate: BTreeMap<Asset, Date> = BTreeMap::new();
         for r in &rates {
             let e = last_rate.entry(r.currency).or_insert(r.date);
             *e = (*e).max(r.date);
         }
-        let market = Market::new(rates, prices)?;
+        let market = Market::new(rates.iter().copied(), prices)?;
         let engine_settings = EngineSettings {
             fiscal_timezone: tz,
             non_currency_virtual_assets: settings
@@ -177,12 +186,69 @@ impl Derived {
             input,
             output,
             market,
-            last_price,
+            full: OnceLock::new(),
+            crypto,
+            first,
+            rates,
             last_rate,
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),
         })
+    }
+
+    /// Loads every close of the ledger's assets (once per ledger version). The currencies of
+    /// closes outside the engine's windows may need rates not loaded yet; they are read too.
+    pub fn load_full_market<S>(&self, store: &S) -> UseCaseResult<()>
+    where
+        S: PriceStore + RateStore + ?Sized,
+    {
+        if self.full.get().is_some() {
+            return Ok(());
+        }
+        let prices = match self.first {
+            Some(first) => store.prices_for(
+                &self.crypto,
+                first
+                    .checked_sub_days(chrono::Days::new(7))
+                    .unwrap_or(first),
+                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
+            )?,
+            None => Vec::new(),
+        };
+        let known: BTreeSet<Asset> = self.rates.iter().map(|r| r.currency).collect();
+        let extra: BTreeSet<Asset> = prices
+            .iter()
+            .map(|p| p.currency)
+            .filter(|c| !c.is_eur() && !known.contains(c))
+            .collect();
+        let mut rates = self.rates.clone();
+        if !extra.is_empty() {
+            let extra: Vec<Asset> = extra.into_iter().collect();
+            rates.extend(store.rates_for(&extra)?);
+        }
+        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        for p in &prices {
+            let e = last_price.entry(p.asset).or_insert(p.date);
+            *e = (*e).max(p.date);
+        }
+        let market = Market::new(rates, prices)?;
+        // A concurrent loader may have won the race; both built the same market.
+        let _ = self.full.set(FullMarket { market, last_price });
+        Ok(())
+    }
+
+    /// The market valuations and analytics read: every close when loaded
+    /// ([`Derived::load_full_market`]), else the engine's candidates.
+    pub fn valuation_market(&self) -> &Market {
+        self.full.get().map_or(&self.market, |f| &f.market)
+    }
+
+    /// The latest stored close of `asset`, when the full market is loaded and has one.
+    pub fn last_price(&self, asset: Asset) -> Option<Date> {
+        self.full
+            .get()
+            .and_then(|f| f.last_price.get(&asset).copied())
     }
 
     /// The custody allocation over the whole ledger (built on first use).
@@ -212,7 +278,7 @@ impl Derived {
         AnalyticsContext {
             input: &self.input,
             output: &self.output,
-            market: &self.market,
+            market: self.valuation_market(),
             timezone: self.settings.fiscal_timezone,
             as_of,
             currency,

@@ -65,7 +65,7 @@ pub(crate) fn year_report(
 
 /// The EUR close of `asset` on `day` (7-day window of `domain.md` §7.2), when one converts.
 pub(crate) fn close_eur(derived: &Derived, asset: Asset, day: Date) -> Option<Decimal> {
-    match derived.market.price(asset, day) {
+    match derived.valuation_market().price(asset, day) {
         Ok(PriceLookup::Found { close_eur, .. }) => Some(close_eur),
         _ => None,
     }

@@ -798,3 +798,106 @@ fn read_use_cases_is_object_safe_send_and_sync() {
     let dynamic: &dyn ReadUseCases = &q;
     assert_eq!(dynamic.get_ledger_version().unwrap().version, 1);
 }
+
+fn i7() -> Fake {
+    let ledger = Ledger::new()
+        .row(
+            buy("h1", "Kraken", "2024-02-01T10:00:00Z")
+                .inflow("0.9", "BTC")
+                .outflow("45000.00", "EUR"),
+        )
+        .row(
+            buy("h2", "Kraken", "2024-02-02T10:00:00Z")
+                .inflow("2", "ETH")
+                .outflow("5000.00", "EUR"),
+        )
+        .row(transfer_out("h3", "Kraken", "2024-05-01T10:00:00Z").outflow("0.2", "BTC"))
+        .row(transfer_in("h4", "Bit2Me", "2024-05-01T10:30:00Z").inflow("0.2", "BTC"))
+        .row(transfer_out("h5", "Kraken", "2024-06-01T10:00:00Z").outflow("0.1", "BTC"))
+        .row(transfer_in("h6", "Ledger", "2024-06-01T10:05:00Z").inflow("0.1", "BTC"))
+        .row(
+            sell("h7", "Kraken", "2024-12-31T23:30:00Z")
+                .inflow("4450.00", "EUR")
+                .outflow("0.05", "BTC"),
+        );
+    Fake::new(&ledger)
+        .custody("Kraken", CustodyKind::ForeignProvider, Some("IE"))
+        .custody("Bit2Me", CustodyKind::SpanishProvider, Some("ES"))
+        .custody("Ledger", CustodyKind::SelfCustody, None)
+        .price("2024-12-31", "BTC", "89031.24", "EUR")
+        .price("2024-12-31", "ETH", "3200.00", "EUR")
+        .price("2025-12-31", "BTC", "110000.00", "EUR")
+        .price("2025-12-31", "ETH", "3500.00", "EUR")
+}
+
+#[test]
+fn i7_holdings_at_year_end_with_modelo_721_and_714() {
+    let q = queries(i7(), "2026-01-10T00:00:00Z");
+    let h = q
+        .get_holdings_at(&HoldingsAtRequest {
+            date: date("2024-12-31"),
+        })
+        .unwrap();
+    let rows: Vec<String> = h
+        .custodians
+        .iter()
+        .flat_map(|c| {
+            c.entries.iter().map(move |e| {
+                format!(
+                    "{} {} {} {}",
+                    c.name,
+                    e.symbol,
+                    e.units,
+                    e.value_eur.as_deref().unwrap_or("null")
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        [
+            "Kraken BTC 0.6 53418.74",
+            "Kraken ETH 2 6400.00",
+            "Bit2Me BTC 0.2 17806.25",
+            "Ledger BTC 0.1 8903.12",
+        ]
+    );
+    let year_end = to_json(h.year_end.as_ref().unwrap());
+    check(
+        &year_end["modelo721"],
+        &json!({"decision": "REQUIRED_FIRST_TIME", "total721": "59818.74",
+                "filingWindowFrom": "2025-01-01", "filingWindowTo": "2025-03-31"}),
+    );
+    check(
+        &year_end["modelo714"],
+        &json!({"total714": "86528.11", "cryptoAloneExceeds2m": false}),
+    );
+    // The same figures inside the tax report, and a filed 721 changes the next decision.
+    let report = q
+        .get_spanish_tax_report(&TaxReportRequest {
+            year: 2024,
+            with_year_end_holdings: true,
+        })
+        .unwrap();
+    assert_eq!(report.year_end_holdings, h.year_end);
+    let mid_year = q
+        .get_holdings_at(&HoldingsAtRequest {
+            date: date("2024-03-01"),
+        })
+        .unwrap();
+    assert!(mid_year.year_end.is_none());
+    assert_eq!(mid_year.custodians[0].entries[0].value_eur, None);
+    let filed = i7().setting(
+        SettingKey::Modelo721LastFiled,
+        r#"{"year":2024,"total":"59818.74"}"#,
+    );
+    let q = queries(filed, "2026-01-10T00:00:00Z");
+    let h2025 = q
+        .get_holdings_at(&HoldingsAtRequest {
+            date: date("2025-12-31"),
+        })
+        .unwrap();
+    let m = &h2025.year_end.unwrap().modelo721;
+    assert_eq!(m.decision, "NOT_REQUIRED");
+    assert_eq!(m.total721, "67500.00");
+}
