@@ -627,7 +627,7 @@ pub(crate) struct LinkArgs {
         conflicts_with = "to"
     )]
     in_row: Option<String>,
-    /// The account the coins went to, which has no row for them (or ownwallet-<ASSET>).
+    /// The account the coins went to, which has no row for them (or `ownwallet-<ASSET>`).
     #[arg(long, value_name = "ACCOUNT")]
     to: Option<String>,
 }

@@ -32,7 +32,10 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (tzdb ", "{tzdb}", ")
 #[command(
     name = "cartera",
     about = "Crypto portfolio and Spanish IRPF tax reports from exchange exports",
-    disable_version_flag = true
+    disable_version_flag = true,
+    after_help = "Example:\n  cartera demo\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
+                  cartera rates import eurofxref-hist.zip\n  cartera prices import prices.csv\n  \
+                  cartera portfolio\n  cartera tax 2024"
 )]
 struct Cli {
     /// The ledger file (default: `$CARTERA_LEDGER`, else `<data dir>/cartera/ledger.sqlite`).

@@ -49,7 +49,7 @@ pub(crate) struct TaxArgs {
     /// The fiscal year.
     #[arg(value_name = "YEAR", required = true)]
     year: Option<i32>,
-    /// Also write modelo100_<YEAR>.csv and annex_<YEAR>.csv into DIR.
+    /// Also write `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` into DIR.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
 }

@@ -119,7 +119,8 @@ fn empty_and_missing_ledgers_say_what_to_run() {
 #[test]
 fn every_command_help_has_an_example() {
     for command in [
-        &["demo"][..],
+        &[][..],
+        &["demo"],
         &["import"],
         &["rates", "import"],
         &["prices", "import"],
