@@ -18,7 +18,7 @@ use shared_types::dto::{
     TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
 };
 use use_cases::UseCaseResult;
-use use_cases::ports::{LedgerRead, PriceStore, SettingKey, SettingsStore};
+use use_cases::ports::{Clock, LedgerRead, PriceStore, SettingKey, SettingsStore};
 use use_cases::queries::{
     AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
     HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
@@ -126,6 +126,7 @@ pub(crate) struct Session {
     store: SqliteLedger,
     pub(crate) queries: Box<dyn ReadUseCases>,
     facts: std::cell::OnceCell<LedgerFacts>,
+    clock: CliClock,
 }
 
 /// What the error messages need to know about the ledger.
@@ -150,6 +151,7 @@ impl Session {
             store,
             queries,
             facts: std::cell::OnceCell::new(),
+            clock,
         })
     }
 
@@ -241,10 +243,20 @@ impl Session {
         let (Some(first), Some(last)) = (years.first(), years.last()) else {
             return self.require_rows();
         };
-        if year < *first || year > *last {
+        // Years after the last transaction are known up to the current one: a carried-forward
+        // loss can still be used or expire there. Years before the first are not.
+        let current = year_of(self.clock.now().utc_date());
+        let upper = (*last).max(current);
+        if year < *first {
             return fail(format!(
-                "no IRPF report for {year}: the ledger's transactions cover {first}–{last}; \
-                 import the exports of {year} with `cartera import FILE…`"
+                "no IRPF report for {year}: the ledger's transactions start in {first} (they cover \
+                 {first}–{last}); import the exports of {year} with `cartera import FILE…`"
+            ));
+        }
+        if year > upper {
+            return fail(format!(
+                "no IRPF report for {year}: it is after the current year {current} (the ledger's \
+                 transactions cover {first}–{last})"
             ));
         }
         Ok(())

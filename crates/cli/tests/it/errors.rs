@@ -18,13 +18,25 @@ fn unknown_year_and_unknown_symbol_exit_1() {
     check(
         &demo.run(&["tax", "2019"]),
         1,
-        "no IRPF report for 2019: the ledger's transactions cover 2022–2024",
+        "no IRPF report for 2019: the ledger's transactions start in 2022",
     );
     check(
         &demo.run(&["tax", "compare", "2024", "2031"]),
         1,
-        "no IRPF report for 2031",
+        "no IRPF report for 2031: it is after the current year 2024",
     );
+    // A year after the last transaction, up to the current one, has a report (a carried-forward
+    // loss can still be used or expire there).
+    let later = crate::support::cartera()
+        .env("CARTERA_NOW", "2025-06-01T12:00:00Z")
+        .arg("--ledger")
+        .arg(&demo.path)
+        .args(["--json", "tax", "2025"])
+        .output()
+        .unwrap();
+    assert!(later.status.success(), "{}", stderr(&later));
+    let report: serde_json::Value = serde_json::from_slice(&later.stdout).unwrap();
+    assert_eq!(report["summary"]["capitalGains"], "0.00");
     check(&demo.run(&["lots", "FOO"]), 1, "unknown symbol FOO");
     check(&demo.run(&["lots", "FOO"]), 1, "ARB, BTC, DOT, ETH");
     check(
