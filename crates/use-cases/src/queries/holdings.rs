@@ -91,10 +91,8 @@ pub(crate) fn portfolio_summary(
     as_of: Instant,
     currency: DisplayCurrency,
 ) -> UseCaseResult<PortfolioSummary> {
-    let custody = derived.custody()?;
-    let pieces = holdings::pieces(&custody.locations);
     let ctx = derived.context(as_of, currency);
-    let snapshot = holdings::holdings_snapshot(&ctx, &pieces, None)?;
+    let snapshot = derived.holdings_snapshot(as_of, currency)?;
     let t = &snapshot.totals;
     let (valued, unvalued) = split(&snapshot.holdings, currency, t.equity)?;
     Ok(PortfolioSummary {

@@ -2,7 +2,6 @@
 
 use core_domain::Instant;
 use core_domain::analytics::DisplayCurrency;
-use core_domain::holdings;
 use core_domain::num;
 use core_domain::scenarios::{
     self, Breakeven, ConcentrationBlock, PositionValue, ScenarioError, Shock, ShockResult,
@@ -61,9 +60,7 @@ pub(crate) fn scenario(
     currency: DisplayCurrency,
     req: &ScenarioRequest,
 ) -> UseCaseResult<ScenarioAnswer> {
-    let custody = derived.custody()?;
-    let pieces = holdings::pieces(&custody.locations);
-    let snapshot = holdings::holdings_snapshot(&derived.context(as_of, currency), &pieces, None)?;
+    let snapshot = derived.holdings_snapshot(as_of, currency)?;
     let list = snapshot.scenario_holdings();
     let code = currency.code().to_owned();
     Ok(match req {

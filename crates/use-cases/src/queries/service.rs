@@ -9,6 +9,7 @@ use core_domain::analytics::DisplayCurrency;
 use super::state::Derived;
 use crate::error::UseCaseResult;
 use crate::ports::{Clock, LedgerRead, PriceStore, RateStore, SettingsStore};
+use shared_types::dto::TaxReport;
 
 /// A store implementing every read port.
 pub trait ReadStore: LedgerRead + RateStore + PriceStore + SettingsStore {}
@@ -182,8 +183,8 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         } else {
             self.derived()?
         };
-        let report = super::tax::year_report(&d, req.year, req.with_year_end_holdings)?;
-        Ok(super::tax::report_dto(&report))
+        let report = super::tax::report(&d, req.year, req.with_year_end_holdings)?;
+        Ok(TaxReport::clone(&report))
     }
 
     fn get_tax_report_csv(

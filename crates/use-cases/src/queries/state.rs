@@ -13,9 +13,12 @@ use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, dai
 use core_domain::custody::{self, CustodyOutput};
 use core_domain::engine::{EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineSettings};
+use core_domain::holdings::{self, HoldingsSnapshot};
+use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::quality::{self, IntegrityRow};
 use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
 use crate::error::UseCaseResult;
@@ -57,7 +60,14 @@ pub struct Derived {
     pub last_rate: BTreeMap<Asset, Date>,
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
-    series: Mutex<BTreeMap<(Instant, DisplayCurrency), Arc<DailySeries>>>,
+    series: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<DailySeries>>>,
+    /// Holdings snapshots by as-of fiscal date and currency (they read only the date).
+    snapshots: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<HoldingsSnapshot>>>,
+    /// IRPF year reports by `(year, with year-end holdings)`: the multi-year state is read once
+    /// per year asked, then served from here.
+    reports: Mutex<BTreeMap<(i32, bool), Arc<IrpfYearReport>>>,
+    /// Their DTOs.
+    report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
 }
 
 /// Every close of the ledger's assets, and the latest close date per asset.
@@ -194,6 +204,9 @@ impl Derived {
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),
+            snapshots: Mutex::new(BTreeMap::new()),
+            reports: Mutex::new(BTreeMap::new()),
+            report_dtos: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -285,26 +298,50 @@ impl Derived {
         }
     }
 
-    /// The daily valuation series at `as_of` in `currency` (built once per pair).
+    /// The daily valuation series at `as_of` in `currency`, built once per as-of fiscal date
+    /// and currency (the series reads only the date of `as_of`).
     pub fn series(
         &self,
         as_of: Instant,
         currency: DisplayCurrency,
     ) -> UseCaseResult<Arc<DailySeries>> {
-        let mut cache = self
-            .series
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        if let Some(series) = cache.get(&(as_of, currency)) {
-            return Ok(Arc::clone(series));
-        }
-        let series = Arc::new(daily_series(&self.context(as_of, currency))?);
-        // A long-running server asks at many instants: keep the latest few only.
-        if cache.len() >= 8 {
-            cache.clear();
-        }
-        cache.insert((as_of, currency), Arc::clone(&series));
-        Ok(series)
+        let ctx = self.context(as_of, currency);
+        bounded_memo(&self.series, (ctx.as_of_date(), currency), || {
+            Ok(daily_series(&ctx)?)
+        })
+    }
+
+    /// The holdings snapshot of `domain.md` §12.1 at `as_of` in `currency`, built once per
+    /// as-of fiscal date and currency.
+    pub fn holdings_snapshot(
+        &self,
+        as_of: Instant,
+        currency: DisplayCurrency,
+    ) -> UseCaseResult<Arc<HoldingsSnapshot>> {
+        let ctx = self.context(as_of, currency);
+        let custody = self.custody()?;
+        bounded_memo(&self.snapshots, (ctx.as_of_date(), currency), || {
+            let pieces = holdings::pieces(&custody.locations);
+            Ok(holdings::holdings_snapshot(&ctx, &pieces, None)?)
+        })
+    }
+
+    /// The year report of `key`, computed by `compute` on first use.
+    pub(crate) fn year_report(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<IrpfYearReport>,
+    ) -> UseCaseResult<Arc<IrpfYearReport>> {
+        memo(&self.reports, key, compute)
+    }
+
+    /// The report DTO of `key`, computed by `compute` on first use.
+    pub(crate) fn report_dto(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<TaxReport>,
+    ) -> UseCaseResult<Arc<TaxReport>> {
+        memo(&self.report_dtos, key, compute)
     }
 
     /// The name of an account.
@@ -314,4 +351,41 @@ impl Derived {
             .find(|a| a.id == id)
             .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
     }
+}
+
+/// A value per key, computed once. The lock is not held while computing, so two threads may
+/// compute the same value; both results are equal and the first stored wins.
+fn memo<K: Ord + Copy, V>(
+    cache: &Mutex<BTreeMap<K, Arc<V>>>,
+    key: K,
+    compute: impl FnOnce() -> UseCaseResult<V>,
+) -> UseCaseResult<Arc<V>> {
+    let lock = || {
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(value) = lock().get(&key) {
+        return Ok(Arc::clone(value));
+    }
+    let value = Arc::new(compute()?);
+    Ok(Arc::clone(lock().entry(key).or_insert(value)))
+}
+
+/// [`memo`] that forgets everything past a few entries: a long-running server asks at many
+/// dates.
+fn bounded_memo<K: Ord + Copy, V>(
+    cache: &Mutex<BTreeMap<K, Arc<V>>>,
+    key: K,
+    compute: impl FnOnce() -> UseCaseResult<V>,
+) -> UseCaseResult<Arc<V>> {
+    {
+        let mut lock = cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if lock.len() >= 8 && !lock.contains_key(&key) {
+            lock.clear();
+        }
+    }
+    memo(cache, key, compute)
 }

@@ -1,5 +1,7 @@
 //! `GetSpanishTaxReport` and `CompareTaxYears`: the IRPF year report of `irpf.md` §7 as a DTO.
 
+use std::sync::Arc;
+
 use core_domain::compare::{CompletenessStatus, TaxYearSide, compare_tax_summaries};
 use core_domain::irpf::report::{AuditRow, IrpfYearReport};
 use core_domain::irpf::year_end::{CustodianHoldings, YearEndHoldings, YearEndSnapshot};
@@ -37,6 +39,27 @@ pub(crate) fn check_year(field: &str, year: i32) -> UseCaseResult<()> {
 
 /// Runs the IRPF computation of `year` (with the year-end holdings when asked).
 pub(crate) fn year_report(
+    derived: &Derived,
+    year: i32,
+    with_holdings: bool,
+) -> UseCaseResult<Arc<IrpfYearReport>> {
+    derived.year_report((year, with_holdings), || {
+        compute_year_report(derived, year, with_holdings)
+    })
+}
+
+/// The report DTO of `year`, cached with the derived state.
+pub(crate) fn report(
+    derived: &Derived,
+    year: i32,
+    with_holdings: bool,
+) -> UseCaseResult<Arc<TaxReport>> {
+    derived.report_dto((year, with_holdings), || {
+        Ok(report_dto(&*year_report(derived, year, with_holdings)?))
+    })
+}
+
+fn compute_year_report(
     derived: &Derived,
     year: i32,
     with_holdings: bool,
@@ -476,8 +499,8 @@ pub(crate) fn compare(
 ) -> UseCaseResult<TaxYearComparison> {
     check_year("yearA", year_a)?;
     check_year("yearB", year_b)?;
-    let a = TaxYearSide::from_report(&year_report(derived, year_a, false)?);
-    let b = TaxYearSide::from_report(&year_report(derived, year_b, false)?);
+    let a = TaxYearSide::from_report(&*year_report(derived, year_a, false)?);
+    let b = TaxYearSide::from_report(&*year_report(derived, year_b, false)?);
     let comparison = compare_tax_summaries(&a, &b)?;
     let mut deltas = comparison.deltas.iter().map(|d| DeltaDto {
         kind: d.kind.as_str().to_ascii_lowercase(),

@@ -279,6 +279,11 @@ fn derived_state_is_computed_once_per_version() {
     q.get_fiscal_integrity().unwrap();
     assert_eq!(q.recomputations(), 1);
     assert_eq!(q.store().snapshots_taken.get(), 1);
+    // The IRPF year report is computed once per year and version.
+    let d = q.derived().unwrap();
+    let first = super::tax::report(&d, 2024, false).unwrap();
+    let again = super::tax::report(&d, 2024, false).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
     q.store().snapshot.version += 1;
     q.get_kpis(&CurrencyRequest::default()).unwrap();
     q.search_spot_transactions(&TxSearchRequest::default())
