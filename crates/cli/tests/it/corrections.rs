@@ -288,3 +288,25 @@ fn accounts_set_changes_the_modelo_721_scope() {
         "no account is named",
     );
 }
+
+#[test]
+fn correction_commands_answer_in_json_too() {
+    let demo = DemoLedger::build();
+    let answers = [
+        demo.ok(&["--json", "edit", BTC_SALE, "--exclude"]),
+        demo.ok(&["--json", "edit", BTC_SALE, "--restore"]),
+        demo.ok(&["--json", "link", ETH_SEND, "--to", "Binance"]),
+        demo.ok(&["--json", "unlink", ETH_SEND]),
+        demo.ok(&["--json", "settings", "set", "display_currency", "USD"]),
+        demo.ok(&["--json", "settings", "unset", "display_currency"]),
+        demo.ok(&[
+            "--json",
+            "accounts",
+            "set",
+            "Ledger",
+            "--kind",
+            "SELF_CUSTODY",
+        ]),
+    ];
+    insta::assert_snapshot!("correction_json_answers", answers.concat());
+}
