@@ -22,11 +22,11 @@ use crate::{Outcome, UsageError, ledger_path};
 /// Files above this many rows get a progress indicator when stderr is a terminal (`cli.md`).
 const PROGRESS_ROWS: usize = 10_000;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub(crate) struct ImportArgs {
     /// Export files, processed in the order given.
     #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Read the files with this profile instead of detecting it.
     #[arg(long, value_name = "ID", value_parser = ["kraken-ledgers", "kraken-futures", "bitvavo", "binance-statement", "coinbase", "generic"])]
     format: Option<String>,
@@ -62,7 +62,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     })
 }
 
-fn options(args: &ImportArgs) -> Result<ImportOptions> {
+pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
     let timezone = match args.timezone.as_deref() {
         None => None,
         Some(text) => Some(Zone::parse(text).ok_or_else(|| UsageError {
@@ -98,10 +98,10 @@ fn import_one(
     args: &ImportArgs,
 ) -> FileReport {
     let name = file.display().to_string();
-    let mut report = FileReport::new(&name, "transactions");
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
+    match std::fs::read(file) {
+        Ok(bytes) => import_data(store, &name, &bytes, options, args),
         Err(error) => {
+            let mut report = FileReport::new(&name, "transactions");
             report.findings.push(FindingOut {
                 level: "error",
                 code: "file-unreadable",
@@ -111,11 +111,22 @@ fn import_one(
                 message: format!("cannot read the file: {error}"),
             });
             report.finish(FileResult::Rejected);
-            return report;
+            report
         }
-    };
-    let progress = Progress::start(&name, &bytes);
-    let result = importers::import_bytes(&bytes, options);
+    }
+}
+
+/// Imports one file's bytes (read from disk, or bundled with the binary for `cartera demo`).
+pub(crate) fn import_data(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    bytes: &[u8],
+    options: &ImportOptions,
+    args: &ImportArgs,
+) -> FileReport {
+    let mut report = FileReport::new(name, "transactions");
+    let progress = Progress::start(name, bytes);
+    let result = importers::import_bytes(bytes, options);
     describe_parse(&mut report, &result);
     if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
         progress.finish();
@@ -126,7 +137,7 @@ fn import_one(
         "writing {} records of {name}",
         result.transactions.len()
     ));
-    let batch = batch(&name, &bytes, &result, args);
+    let batch = batch(name, bytes, &result, args);
     let outcome = match store.write_import_batch(&batch) {
         Ok(outcome) => outcome,
         Err(error) => {
