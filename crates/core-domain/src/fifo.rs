@@ -212,9 +212,28 @@ fn ledger_order(input: &EngineInput) -> Vec<u32> {
 #[derive(Default, Clone, Copy)]
 struct AssetHasher(u64);
 
+impl AssetHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+}
+
 impl std::hash::Hasher for AssetHasher {
     fn finish(&self) -> u64 {
         self.0
+    }
+
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -236,6 +255,9 @@ type BuildAssetHasher = std::hash::BuildHasherDefault<AssetHasher>;
 struct Queue {
     lots: Vec<u32>,
     head: usize,
+    /// `(acquired_at, seq, k)` of the lot at the back of `lots`: most lots arrive in order and
+    /// are compared with it without touching the lot.
+    back: Option<(Instant, u64, u32)>,
 }
 
 /// A consumed part of a disposal leg before values are allocated.
@@ -480,7 +502,19 @@ impl<'a> Engine<'a> {
     fn push_lot(&mut self, lot: Lot) {
         let queue = self.queue_of(lot.asset);
         let index = self.lots.len() as u32;
+        let key = (
+            lot.queue_key.acquired_at,
+            lot.queue_key.seq,
+            lot.queue_key.k,
+        );
         self.lots.push(lot);
+        if let Some(queue) = self.queues.get_mut(queue)
+            && queue.back.is_none_or(|back| back < key)
+        {
+            queue.lots.push(index);
+            queue.back = Some(key);
+            return;
+        }
         let (lots, input) = (&self.lots, self.input);
         let Some(queue) = self.queues.get_mut(queue) else {
             return;
@@ -495,6 +529,7 @@ impl<'a> Engine<'a> {
             .is_none_or(|last| queue_cmp(input, last, new).is_lt());
         if in_order {
             queue.lots.push(index);
+            queue.back = Some(key);
         } else {
             // The whole vector stays sorted (exhausted lots included) so that it is also the
             // output order; a position before the head moves the head back onto the new lot
@@ -597,7 +632,7 @@ impl<'a> Engine<'a> {
         }
         if let (Some(fee), Some(value)) = (spot.fee, fee_value)
             && fee.asset.is_crypto()
-            && fee.quantity > Decimal::ZERO
+            && num::is_positive(fee.quantity)
         {
             self.dispose(Leg {
                 row,
@@ -628,14 +663,14 @@ impl<'a> Engine<'a> {
         let Some(queue) = self.queues.get_mut(queue_index) else {
             return Ok(());
         };
-        while left > Decimal::ZERO {
+        while num::is_positive(left) {
             let Some(&lot_index) = queue.lots.get(queue.head) else {
                 break;
             };
             let Some(lot) = self.lots.get_mut(lot_index as usize) else {
                 break;
             };
-            if lot.remaining_quantity <= Decimal::ZERO {
+            if !num::is_positive(lot.remaining_quantity) {
                 queue.head += 1;
                 continue;
             }
@@ -670,7 +705,7 @@ impl<'a> Engine<'a> {
                 cost,
             });
         }
-        if left > Decimal::ZERO {
+        if num::is_positive(left) {
             self.parts.push(Part {
                 lot: None,
                 quantity: left,

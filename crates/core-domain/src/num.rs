@@ -40,6 +40,13 @@ pub fn round_half_up(value: Decimal, scale: u32) -> Decimal {
     rounded
 }
 
+/// `value > 0` without a general comparison (`Decimal`'s `cmp` rescales; hot loops test the
+/// sign of quantities many times per slice).
+#[inline]
+pub fn is_positive(value: Decimal) -> bool {
+    !value.is_zero() && value.is_sign_positive()
+}
+
 /// Rounds half-up to cents.
 pub fn to_cents(value: Decimal) -> Decimal {
     round_half_up(value, CENTS)

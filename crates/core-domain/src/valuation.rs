@@ -11,7 +11,7 @@ use crate::asset::Asset;
 use crate::engine::{EffectiveRow, FlagSet, Provenance, Valued};
 use crate::error::DomainResult;
 use crate::ledger::{AssetAmount, StatedAmount, TxType};
-use crate::market::{Market, PriceLookup};
+use crate::market::{Market, RawLookup};
 use crate::num;
 use crate::time::Date;
 
@@ -332,8 +332,8 @@ fn statement_value(
 
 /// `round_half_up(quantity × close [÷ rate], 2)` from the price lookup of §7.2.
 pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainResult<Valued> {
-    Ok(match market.price(amount.asset, date)? {
-        PriceLookup::Found { price, fx, .. } => {
+    Ok(match market.price_raw(amount.asset, date) {
+        RawLookup::Found { price, fx } => {
             let native = num::mul(amount.quantity, price.price, "market value")?;
             let eur = match fx {
                 Some(fx) => num::div(native, fx.rate, "market value conversion")?,
@@ -350,10 +350,10 @@ pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainR
                 price: Some(price),
             }
         }
-        PriceLookup::MissingFxRate => Valued::Unknown {
+        RawLookup::MissingFxRate => Valued::Unknown {
             flag: QualityFlag::MissingFxRate,
         },
-        PriceLookup::MissingPrice => Valued::Unknown {
+        RawLookup::MissingPrice => Valued::Unknown {
             flag: QualityFlag::MissingPrice,
         },
     })
@@ -373,15 +373,15 @@ pub fn to_eur_exact(
             None => Err(QualityFlag::MissingFxRate),
         });
     }
-    Ok(match market.price(asset, date)? {
-        PriceLookup::Found { price, fx, .. } => {
+    Ok(match market.price_raw(asset, date) {
+        RawLookup::Found { price, fx } => {
             let native = num::mul(quantity, price.price, "derivative conversion")?;
             Ok(match fx {
                 Some(fx) => num::div(native, fx.rate, "derivative conversion")?,
                 None => native,
             })
         }
-        PriceLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
-        PriceLookup::MissingPrice => Err(QualityFlag::MissingPrice),
+        RawLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
+        RawLookup::MissingPrice => Err(QualityFlag::MissingPrice),
     })
 }

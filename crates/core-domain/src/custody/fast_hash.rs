@@ -33,6 +33,11 @@ impl Hasher for FastHasher {
         }
     }
 
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
     fn write_u8(&mut self, i: u8) {
         self.add(u64::from(i));
     }

@@ -82,7 +82,7 @@ fn fee_tolerance(input: &EngineInput) -> DomainResult<Vec<(Asset, Decimal)>> {
     let mut sums: FastMap<Asset, Decimal> = FastMap::default();
     for row in &input.rows {
         if let Some(fee) = row.row.fee
-            && fee.quantity > Decimal::ZERO
+            && num::is_positive(fee.quantity)
         {
             let sum = sums.entry(fee.asset).or_insert(Decimal::ZERO);
             *sum = num::add(*sum, fee.quantity, &row.row.row_key)?;
@@ -400,7 +400,7 @@ impl State {
         };
         slot.ledger = num::sub(slot.ledger, quantity, CONTEXT)?;
         let mut rest = quantity;
-        while rest > Decimal::ZERO {
+        while num::is_positive(rest) {
             let Some(front) = slot.pieces.front_mut() else {
                 break;
             };
@@ -424,7 +424,7 @@ impl State {
         }
         let taken = num::sub(quantity, rest, CONTEXT)?;
         slot.custody = num::sub(slot.custody, taken, CONTEXT)?;
-        if rest > Decimal::ZERO {
+        if num::is_positive(rest) {
             slot.shortfall = num::add(slot.shortfall, rest, CONTEXT)?;
         }
         Ok(())
@@ -498,7 +498,7 @@ impl State {
                 shortfall: slot.shortfall,
             });
             for piece in &slot.pieces {
-                if piece.quantity <= Decimal::ZERO {
+                if !num::is_positive(piece.quantity) {
                     continue;
                 }
                 let Some(&lot) = index.lot_of_rank.get(piece.rank as usize) else {
@@ -605,7 +605,7 @@ fn remaining_at(index: &Index<'_>, end: Instant) -> DomainResult<Vec<LotRemainin
         let (Some(l), Some(Some(q))) = (lots.get(lot as usize), remaining.get(lot as usize)) else {
             continue;
         };
-        if *q > Decimal::ZERO {
+        if num::is_positive(*q) {
             out.push(LotRemaining {
                 lot,
                 lot_id: l.lot_id,
