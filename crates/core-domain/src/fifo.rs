@@ -21,7 +21,7 @@ use crate::ledger::{AccountId, AssetAmount, TxType};
 use crate::market::Market;
 use crate::num;
 use crate::time::{Date, FiscalTimezone, Instant};
-use crate::valuation::{self, RowValues, Value};
+use crate::valuation::{self, Prices, RowValues, Value};
 
 /// The settings the engine reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,12 +75,13 @@ pub fn run_with(
             let order = &ledger_order;
             scope.spawn(move || {
                 let mut batch = Vec::with_capacity(BATCH_ROWS + 64);
+                let mut prices = Prices::new(market);
                 let mut start = 0;
                 while start < order.len() {
                     let end = group_end(input, order, start);
                     if let Err(error) = value_group(
                         input,
-                        market,
+                        &mut prices,
                         settings,
                         order.get(start..end).unwrap_or(&[]),
                         &mut batch,
@@ -105,13 +106,14 @@ pub fn run_with(
         })?;
     } else {
         let mut group: Vec<ValuedRow> = Vec::new();
+        let mut prices = Prices::new(market);
         let mut start = 0;
         while start < ledger_order.len() {
             let end = group_end(input, &ledger_order, start);
             group.clear();
             value_group(
                 input,
-                market,
+                &mut prices,
                 settings,
                 ledger_order.get(start..end).unwrap_or(&[]),
                 &mut group,
@@ -145,7 +147,7 @@ fn group_end(input: &EngineInput, order: &[u32], start: usize) -> usize {
 /// Values the known-type rows of one instant group, appending them to `out`.
 fn value_group(
     input: &EngineInput,
-    market: &Market,
+    prices: &mut Prices<'_>,
     settings: &EngineSettings,
     rows: &[u32],
     out: &mut Vec<ValuedRow>,
@@ -161,7 +163,7 @@ fn value_group(
         }
         let date = *date
             .get_or_insert_with(|| settings.fiscal_timezone.fiscal_date(effective.row.instant));
-        let values = valuation::value_row(effective, date, market)?;
+        let values = valuation::value_row_with(effective, date, prices)?;
         out.push((row, date, values));
     }
     Ok(())
