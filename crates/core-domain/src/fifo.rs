@@ -681,14 +681,12 @@ impl<'a> Engine<'a> {
                 (lot.remaining_quantity, cost)
             } else {
                 let cost = match lot.remaining_cost {
-                    Some(remaining) => {
-                        let share = num::mul(remaining, left, context)?;
-                        Some(num::to_cents(num::div(
-                            share,
-                            lot.remaining_quantity,
-                            context,
-                        )?))
-                    }
+                    Some(remaining) => Some(cents_share(
+                        remaining,
+                        left,
+                        lot.remaining_quantity,
+                        context,
+                    )?),
                     None => None,
                 };
                 (left, cost)
@@ -1118,11 +1116,75 @@ fn allocate(
     let part = if last || quantity >= quantity_left {
         left
     } else {
-        let share = num::mul(left, quantity, context)?;
-        num::to_cents(num::div(share, quantity_left, context)?)
+        cents_share(left, quantity, quantity_left, context)?
     };
     *amount_left = Some(num::sub(left, part, context)?);
     Ok(Some(part))
+}
+
+/// `round_half_up(amount × part ÷ whole, 2)` with checked `Decimal` arithmetic, through
+/// [`fast_cents_share`] when it applies.
+fn cents_share(
+    amount: Decimal,
+    part: Decimal,
+    whole: Decimal,
+    context: &str,
+) -> DomainResult<Decimal> {
+    if let Some(share) = fast_cents_share(amount, part, whole) {
+        return Ok(share);
+    }
+    let share = num::mul(amount, part, context)?;
+    Ok(num::to_cents(num::div(share, whole, context)?))
+}
+
+/// The common case of [`cents_share`] in integers: a cent amount (scale 2) times a quantity
+/// share `part ÷ whole` of one scale, `0 ≤ part < whole`. The `Decimal` path multiplies
+/// exactly (the bounds keep the product within 96 bits), divides to 28-29 significant digits
+/// and rounds to cents; here the exact quotient is rounded instead. The two agree unless the
+/// exact quotient lies within the division's last digits of a cent midpoint, so that case (and
+/// anything outside the bounds) returns `None` and takes the `Decimal` path.
+fn fast_cents_share(amount: Decimal, part: Decimal, whole: Decimal) -> Option<Decimal> {
+    const MAX_CENTS: u128 = 1_000_000_000_000;
+    const MAX_QUANTITY: u128 = 1_000_000_000_000_000_000;
+    const MANTISSA_LIMIT: u128 = 1 << 96;
+    if amount.scale() != 2
+        || part.scale() != whole.scale()
+        || part.scale() > 26
+        || part.is_sign_negative()
+        || whole.is_sign_negative()
+    {
+        return None;
+    }
+    let cents = amount.mantissa().unsigned_abs();
+    let part = part.mantissa().unsigned_abs();
+    let whole = whole.mantissa().unsigned_abs();
+    if cents >= MAX_CENTS || whole >= MAX_QUANTITY || whole == 0 || part >= whole {
+        return None;
+    }
+    let product = cents.checked_mul(part)?;
+    // A zero dividend comes back from `Decimal` division as a plain `0` (scale 0).
+    if product == 0 || product >= MANTISSA_LIMIT {
+        return None;
+    }
+    let quotient = product / whole;
+    let twice = (product % whole).checked_mul(2)?;
+    // Distance from the midpoint, in units of 1 / (2 × whole) cent: far enough (≥ 1e-14 of a
+    // cent) that the rounded 28-digit quotient cannot fall on the other side.
+    if twice.abs_diff(whole).checked_mul(100_000_000_000_000)? < whole {
+        return None;
+    }
+    let quotient = if twice > whole {
+        quotient.checked_add(1)?
+    } else {
+        quotient
+    };
+    let quotient = i128::try_from(quotient).ok()?;
+    let signed = if amount.is_sign_negative() {
+        quotient.checked_neg()?
+    } else {
+        quotient
+    };
+    Decimal::try_from_i128_with_scale(signed, 2).ok()
 }
 
 /// Provenance of a valued amount, for callers formatting records.
