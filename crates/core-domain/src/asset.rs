@@ -6,7 +6,7 @@ const MAX_LEN: usize = 20;
 
 /// A valid asset symbol (`^[A-Z0-9.]{1,20}$`), stored inline so it is `Copy` and cheap to
 /// compare in the engine's hot loops. Ordering is byte order of the symbol.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Asset {
     len: u8,
     bytes: [u8; MAX_LEN],
@@ -93,6 +93,17 @@ impl Ord for Asset {
         // inline arrays is the byte order of the symbols; as big-endian integers it is two
         // machine comparisons instead of a memcmp call (assets are compared in hot loops).
         self.order_key().cmp(&other.order_key())
+    }
+}
+
+impl std::hash::Hash for Asset {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // Two machine words instead of a length and twenty bytes: assets are hashed per leg in
+        // the engine's and custody's lookup tables. The inline array determines the symbol (the
+        // tail is zero and symbol bytes are not), so this agrees with `Eq`.
+        let (head, tail) = self.order_key();
+        state.write_u128(head);
+        state.write_u32(tail);
     }
 }
 

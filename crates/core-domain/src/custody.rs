@@ -11,7 +11,7 @@
 //! piece orders by the lot's rank in `(asset, queue_key)` order, so no string is touched while
 //! replaying.
 
-mod fast_hash;
+pub(crate) mod fast_hash;
 mod movements;
 mod replay;
 

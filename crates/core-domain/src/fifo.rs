@@ -21,7 +21,7 @@ use crate::ledger::{AccountId, AssetAmount, TxType};
 use crate::market::Market;
 use crate::num;
 use crate::time::{Date, FiscalTimezone, Instant};
-use crate::valuation::{self, RowValues, Value};
+use crate::valuation::{self, Prices, RowValues, Value};
 
 /// The settings the engine reads.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,12 +75,13 @@ pub fn run_with(
             let order = &ledger_order;
             scope.spawn(move || {
                 let mut batch = Vec::with_capacity(BATCH_ROWS + 64);
+                let mut prices = Prices::new(market);
                 let mut start = 0;
                 while start < order.len() {
                     let end = group_end(input, order, start);
                     if let Err(error) = value_group(
                         input,
-                        market,
+                        &mut prices,
                         settings,
                         order.get(start..end).unwrap_or(&[]),
                         &mut batch,
@@ -105,13 +106,14 @@ pub fn run_with(
         })?;
     } else {
         let mut group: Vec<ValuedRow> = Vec::new();
+        let mut prices = Prices::new(market);
         let mut start = 0;
         while start < ledger_order.len() {
             let end = group_end(input, &ledger_order, start);
             group.clear();
             value_group(
                 input,
-                market,
+                &mut prices,
                 settings,
                 ledger_order.get(start..end).unwrap_or(&[]),
                 &mut group,
@@ -145,7 +147,7 @@ fn group_end(input: &EngineInput, order: &[u32], start: usize) -> usize {
 /// Values the known-type rows of one instant group, appending them to `out`.
 fn value_group(
     input: &EngineInput,
-    market: &Market,
+    prices: &mut Prices<'_>,
     settings: &EngineSettings,
     rows: &[u32],
     out: &mut Vec<ValuedRow>,
@@ -161,7 +163,7 @@ fn value_group(
         }
         let date = *date
             .get_or_insert_with(|| settings.fiscal_timezone.fiscal_date(effective.row.instant));
-        let values = valuation::value_row(effective, date, market)?;
+        let values = valuation::value_row_with(effective, date, prices)?;
         out.push((row, date, values));
     }
     Ok(())
@@ -212,9 +214,28 @@ fn ledger_order(input: &EngineInput) -> Vec<u32> {
 #[derive(Default, Clone, Copy)]
 struct AssetHasher(u64);
 
+impl AssetHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+}
+
 impl std::hash::Hasher for AssetHasher {
     fn finish(&self) -> u64 {
         self.0
+    }
+
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.add(i);
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.add(u64::from(i));
     }
 
     fn write(&mut self, bytes: &[u8]) {
@@ -236,6 +257,9 @@ type BuildAssetHasher = std::hash::BuildHasherDefault<AssetHasher>;
 struct Queue {
     lots: Vec<u32>,
     head: usize,
+    /// `(acquired_at, seq, k)` of the lot at the back of `lots`: most lots arrive in order and
+    /// are compared with it without touching the lot.
+    back: Option<(Instant, u64, u32)>,
 }
 
 /// A consumed part of a disposal leg before values are allocated.
@@ -480,7 +504,19 @@ impl<'a> Engine<'a> {
     fn push_lot(&mut self, lot: Lot) {
         let queue = self.queue_of(lot.asset);
         let index = self.lots.len() as u32;
+        let key = (
+            lot.queue_key.acquired_at,
+            lot.queue_key.seq,
+            lot.queue_key.k,
+        );
         self.lots.push(lot);
+        if let Some(queue) = self.queues.get_mut(queue)
+            && queue.back.is_none_or(|back| back < key)
+        {
+            queue.lots.push(index);
+            queue.back = Some(key);
+            return;
+        }
         let (lots, input) = (&self.lots, self.input);
         let Some(queue) = self.queues.get_mut(queue) else {
             return;
@@ -495,6 +531,7 @@ impl<'a> Engine<'a> {
             .is_none_or(|last| queue_cmp(input, last, new).is_lt());
         if in_order {
             queue.lots.push(index);
+            queue.back = Some(key);
         } else {
             // The whole vector stays sorted (exhausted lots included) so that it is also the
             // output order; a position before the head moves the head back onto the new lot
@@ -597,7 +634,7 @@ impl<'a> Engine<'a> {
         }
         if let (Some(fee), Some(value)) = (spot.fee, fee_value)
             && fee.asset.is_crypto()
-            && fee.quantity > Decimal::ZERO
+            && num::is_positive(fee.quantity)
         {
             self.dispose(Leg {
                 row,
@@ -628,14 +665,14 @@ impl<'a> Engine<'a> {
         let Some(queue) = self.queues.get_mut(queue_index) else {
             return Ok(());
         };
-        while left > Decimal::ZERO {
+        while num::is_positive(left) {
             let Some(&lot_index) = queue.lots.get(queue.head) else {
                 break;
             };
             let Some(lot) = self.lots.get_mut(lot_index as usize) else {
                 break;
             };
-            if lot.remaining_quantity <= Decimal::ZERO {
+            if !num::is_positive(lot.remaining_quantity) {
                 queue.head += 1;
                 continue;
             }
@@ -644,14 +681,12 @@ impl<'a> Engine<'a> {
                 (lot.remaining_quantity, cost)
             } else {
                 let cost = match lot.remaining_cost {
-                    Some(remaining) => {
-                        let share = num::mul(remaining, left, context)?;
-                        Some(num::to_cents(num::div(
-                            share,
-                            lot.remaining_quantity,
-                            context,
-                        )?))
-                    }
+                    Some(remaining) => Some(cents_share(
+                        remaining,
+                        left,
+                        lot.remaining_quantity,
+                        context,
+                    )?),
                     None => None,
                 };
                 (left, cost)
@@ -670,7 +705,7 @@ impl<'a> Engine<'a> {
                 cost,
             });
         }
-        if left > Decimal::ZERO {
+        if num::is_positive(left) {
             self.parts.push(Part {
                 lot: None,
                 quantity: left,
@@ -1081,11 +1116,75 @@ fn allocate(
     let part = if last || quantity >= quantity_left {
         left
     } else {
-        let share = num::mul(left, quantity, context)?;
-        num::to_cents(num::div(share, quantity_left, context)?)
+        cents_share(left, quantity, quantity_left, context)?
     };
     *amount_left = Some(num::sub(left, part, context)?);
     Ok(Some(part))
+}
+
+/// `round_half_up(amount × part ÷ whole, 2)` with checked `Decimal` arithmetic, through
+/// [`fast_cents_share`] when it applies.
+fn cents_share(
+    amount: Decimal,
+    part: Decimal,
+    whole: Decimal,
+    context: &str,
+) -> DomainResult<Decimal> {
+    if let Some(share) = fast_cents_share(amount, part, whole) {
+        return Ok(share);
+    }
+    let share = num::mul(amount, part, context)?;
+    Ok(num::to_cents(num::div(share, whole, context)?))
+}
+
+/// The common case of [`cents_share`] in integers: a cent amount (scale 2) times a quantity
+/// share `part ÷ whole` of one scale, `0 ≤ part < whole`. The `Decimal` path multiplies
+/// exactly (the bounds keep the product within 96 bits), divides to 28-29 significant digits
+/// and rounds to cents; here the exact quotient is rounded instead. The two agree unless the
+/// exact quotient lies within the division's last digits of a cent midpoint, so that case (and
+/// anything outside the bounds) returns `None` and takes the `Decimal` path.
+fn fast_cents_share(amount: Decimal, part: Decimal, whole: Decimal) -> Option<Decimal> {
+    const MAX_CENTS: u128 = 1_000_000_000_000;
+    const MAX_QUANTITY: u128 = 1_000_000_000_000_000_000;
+    const MANTISSA_LIMIT: u128 = 1 << 96;
+    if amount.scale() != 2
+        || part.scale() != whole.scale()
+        || part.scale() > 26
+        || part.is_sign_negative()
+        || whole.is_sign_negative()
+    {
+        return None;
+    }
+    let cents = amount.mantissa().unsigned_abs();
+    let part = part.mantissa().unsigned_abs();
+    let whole = whole.mantissa().unsigned_abs();
+    if cents >= MAX_CENTS || whole >= MAX_QUANTITY || whole == 0 || part >= whole {
+        return None;
+    }
+    let product = cents.checked_mul(part)?;
+    // A zero dividend comes back from `Decimal` division as a plain `0` (scale 0).
+    if product == 0 || product >= MANTISSA_LIMIT {
+        return None;
+    }
+    let quotient = product / whole;
+    let twice = (product % whole).checked_mul(2)?;
+    // Distance from the midpoint, in units of 1 / (2 × whole) cent: far enough (≥ 1e-14 of a
+    // cent) that the rounded 28-digit quotient cannot fall on the other side.
+    if twice.abs_diff(whole).checked_mul(100_000_000_000_000)? < whole {
+        return None;
+    }
+    let quotient = if twice > whole {
+        quotient.checked_add(1)?
+    } else {
+        quotient
+    };
+    let quotient = i128::try_from(quotient).ok()?;
+    let signed = if amount.is_sign_negative() {
+        quotient.checked_neg()?
+    } else {
+        quotient
+    };
+    Decimal::try_from_i128_with_scale(signed, 2).ok()
 }
 
 /// Provenance of a valued amount, for callers formatting records.

@@ -173,6 +173,22 @@ impl PriceLookup {
     }
 }
 
+/// A price lookup before conversion: the row used and the rate that converts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum RawLookup {
+    /// A candidate with a rate (none for EUR).
+    Found {
+        /// The price row used.
+        price: PriceDetail,
+        /// The ECB rate of a non-EUR quote.
+        fx: Option<FxDetail>,
+    },
+    /// Candidates exist but none converts.
+    MissingFxRate,
+    /// No candidate in the window.
+    MissingPrice,
+}
+
 /// Daily prices per asset, each asset's rows sorted by `(date, currency rank)`.
 #[derive(Clone, Debug, Default)]
 pub struct PriceTable {
@@ -282,11 +298,29 @@ impl PriceTable {
     /// newest first, EUR then USD then other codes alphabetically within a date; the first that
     /// converts with the rate of `d` wins.
     pub fn lookup(&self, asset: Asset, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
+        Ok(match self.lookup_raw(asset, d, rates) {
+            RawLookup::Found { price, fx } => PriceLookup::Found {
+                close_eur: match fx {
+                    Some(fx) => num::div(price.price, fx.rate, "fx conversion")?,
+                    None => price.price,
+                },
+                price,
+                fx,
+            },
+            RawLookup::MissingFxRate => PriceLookup::MissingFxRate,
+            RawLookup::MissingPrice => PriceLookup::MissingPrice,
+        })
+    }
+
+    /// [`PriceTable::lookup`] without the EUR close: the valuation multiplies the quantity by
+    /// the close before dividing by the rate, so it never needs `close ÷ rate` (a full
+    /// 28-digit division per lookup).
+    pub(crate) fn lookup_raw(&self, asset: Asset, d: Date, rates: &RateTable) -> RawLookup {
         let Ok(index) = self.assets.binary_search(&asset) else {
-            return Ok(PriceLookup::MissingPrice);
+            return RawLookup::MissingPrice;
         };
         let Some(series) = self.series.get(index) else {
-            return Ok(PriceLookup::MissingPrice);
+            return RawLookup::MissingPrice;
         };
         let earliest = d
             .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
@@ -303,23 +337,28 @@ impl PriceTable {
             let Some(currency) = rank.currency() else {
                 continue;
             };
-            if let Some((close_eur, fx)) = rates.to_eur(close, currency, d)? {
-                return Ok(PriceLookup::Found {
-                    close_eur,
-                    price: PriceDetail {
-                        price: close,
-                        currency,
-                        date,
-                    },
-                    fx,
-                });
-            }
+            let fx = if currency.is_eur() {
+                None
+            } else {
+                match rates.rate(currency, d) {
+                    Some(fx) => Some(fx),
+                    None => continue,
+                }
+            };
+            return RawLookup::Found {
+                price: PriceDetail {
+                    price: close,
+                    currency,
+                    date,
+                },
+                fx,
+            };
         }
-        Ok(if candidates {
-            PriceLookup::MissingFxRate
+        if candidates {
+            RawLookup::MissingFxRate
         } else {
-            PriceLookup::MissingPrice
-        })
+            RawLookup::MissingPrice
+        }
     }
 
     /// Whether the table holds no price.
@@ -357,6 +396,11 @@ impl Market {
     /// The price lookup of §7.2 at `date`.
     pub fn price(&self, asset: Asset, date: Date) -> DomainResult<PriceLookup> {
         self.prices.lookup(asset, date, &self.rates)
+    }
+
+    /// The price lookup of §7.2 without the EUR close (see [`PriceTable::lookup_raw`]).
+    pub(crate) fn price_raw(&self, asset: Asset, date: Date) -> RawLookup {
+        self.prices.lookup_raw(asset, date, &self.rates)
     }
 }
 

@@ -33,11 +33,48 @@ pub fn parse_decimal(field: &str, text: &str, allow_sign: bool) -> DomainResult<
 
 /// Rounds half-up (away from zero) to `scale` decimals; zero loses its sign.
 pub fn round_half_up(value: Decimal, scale: u32) -> Decimal {
-    let mut rounded = value.round_dp_with_strategy(scale, HALF_UP);
+    let mut rounded = fast_round_half_up(value, scale)
+        .unwrap_or_else(|| value.round_dp_with_strategy(scale, HALF_UP));
     if rounded.is_zero() {
         rounded.set_sign_positive(true);
     }
     rounded
+}
+
+/// `value > 0` without a general comparison (`Decimal`'s `cmp` rescales; hot loops test the
+/// sign of quantities many times per slice).
+#[inline]
+pub fn is_positive(value: Decimal) -> bool {
+    !value.is_zero() && value.is_sign_positive()
+}
+
+/// `value.round_dp_with_strategy(scale, HALF_UP)` by one 128-bit division of the mantissa
+/// (rust_decimal's generic path divides, multiplies back and builds its midpoint by repeated
+/// multiplication: several hundred instructions per call, and the engine rounds per slice).
+/// Same result bit for bit: the magnitude is divided by `10^(old scale − scale)`, a remainder
+/// of at least half the divisor rounds away from zero, and the result has scale `scale`.
+/// `None` when the value needs no rounding or a bound does not hold (the caller falls back).
+fn fast_round_half_up(value: Decimal, scale: u32) -> Option<Decimal> {
+    let old_scale = value.scale();
+    if old_scale <= scale {
+        return None;
+    }
+    let divisor = 10u128.checked_pow(old_scale - scale)?;
+    let magnitude = value.mantissa().unsigned_abs();
+    let quotient = magnitude / divisor;
+    let remainder = magnitude % divisor;
+    let quotient = if remainder >= divisor - remainder {
+        quotient.checked_add(1)?
+    } else {
+        quotient
+    };
+    let quotient = i128::try_from(quotient).ok()?;
+    let signed = if value.is_sign_negative() {
+        quotient.checked_neg()?
+    } else {
+        quotient
+    };
+    Decimal::try_from_i128_with_scale(signed, scale).ok()
 }
 
 /// Rounds half-up to cents.

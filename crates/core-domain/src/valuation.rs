@@ -8,10 +8,11 @@ use rust_decimal::Decimal;
 use shared_types::{QualityFlag, SpotTxType};
 
 use crate::asset::Asset;
+use crate::custody::fast_hash::FastMap;
 use crate::engine::{EffectiveRow, FlagSet, Provenance, Valued};
 use crate::error::DomainResult;
 use crate::ledger::{AssetAmount, StatedAmount, TxType};
-use crate::market::{Market, PriceLookup};
+use crate::market::{Market, RawLookup};
 use crate::num;
 use crate::time::Date;
 
@@ -69,6 +70,45 @@ pub struct RowValues {
 
 /// Values every value `row` needs at its fiscal date `date`.
 pub fn value_row(row: &EffectiveRow, date: Date, market: &Market) -> DomainResult<RowValues> {
+    value_row_with(row, date, &mut Prices::new(market))
+}
+
+/// A market with a memo of the last price lookup of each asset. Rows are valued in ledger
+/// order, so an asset is looked up many times on one date (the majors of a busy day); the
+/// memo answers those without touching the (large, cache-cold) price series again. A lookup
+/// is a function of `(asset, date)` and the market, so the memo never changes a value.
+pub(crate) struct Prices<'m> {
+    market: &'m Market,
+    memo: FastMap<Asset, (Date, RawLookup)>,
+}
+
+impl<'m> Prices<'m> {
+    /// An empty memo over `market`.
+    pub(crate) fn new(market: &'m Market) -> Self {
+        Self {
+            market,
+            memo: FastMap::default(),
+        }
+    }
+
+    fn price(&mut self, asset: Asset, date: Date) -> RawLookup {
+        if let Some((memo_date, lookup)) = self.memo.get(&asset)
+            && *memo_date == date
+        {
+            return *lookup;
+        }
+        let lookup = self.market.price_raw(asset, date);
+        self.memo.insert(asset, (date, lookup));
+        lookup
+    }
+}
+
+/// [`value_row`] with a price memo kept across rows.
+pub(crate) fn value_row_with(
+    row: &EffectiveRow,
+    date: Date,
+    market: &mut Prices<'_>,
+) -> DomainResult<RowValues> {
     let TxType::Spot(tx_type) = row.row.tx_type else {
         return Ok(RowValues::default());
     };
@@ -134,7 +174,7 @@ fn consideration(
     principal: AssetAmount,
     fiat_leg: Option<AssetAmount>,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
     let quantity = principal.quantity;
@@ -164,7 +204,7 @@ fn consideration(
             return Ok(Value::new(valued, flags));
         }
     }
-    Ok(Value::new(market_value(principal, date, market)?, flags))
+    Ok(Value::new(memo_value(principal, date, market)?, flags))
 }
 
 /// SWAP given leg: edited value → edited price × `out` → stated value → stated price × `out` →
@@ -173,7 +213,7 @@ fn swap_given(
     row: &EffectiveRow,
     outflow: AssetAmount,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
     let quantity = outflow.quantity;
@@ -193,7 +233,7 @@ fn swap_given(
             return Ok(Value::new(valued, flags));
         }
     }
-    Ok(Value::new(market_value(outflow, date, market)?, flags))
+    Ok(Value::new(memo_value(outflow, date, market)?, flags))
 }
 
 /// SWAP received leg: edited value → stated value → market value of `in`.
@@ -201,7 +241,7 @@ fn swap_received(
     row: &EffectiveRow,
     inflow: AssetAmount,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
     let sources = [
@@ -215,7 +255,7 @@ fn swap_received(
             return Ok(Value::new(valued, flags));
         }
     }
-    Ok(Value::new(market_value(inflow, date, market)?, flags))
+    Ok(Value::new(memo_value(inflow, date, market)?, flags))
 }
 
 /// REWARD or PROMOTION with a fiat `in`: edited value → its amount (converted if not EUR).
@@ -223,7 +263,7 @@ fn fiat_income(
     row: &EffectiveRow,
     inflow: AssetAmount,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
     if let Some(edited) = row.edited_value
@@ -248,7 +288,7 @@ fn fee_value(
     row: &EffectiveRow,
     tx_type: SpotTxType,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
 ) -> DomainResult<Option<Value>> {
     let Some(fee) = row.row.fee else {
         return Ok(None);
@@ -291,7 +331,7 @@ fn fee_value(
         quantity: fee.quantity,
     };
     Ok(Some(Value::new(
-        market_value(fee_amount, date, market)?,
+        memo_value(fee_amount, date, market)?,
         flags,
     )))
 }
@@ -304,7 +344,7 @@ fn statement_value(
     multiplier: Option<Decimal>,
     provenance: Provenance,
     date: Date,
-    market: &Market,
+    market: &mut Prices<'_>,
     flags: &mut FlagSet,
 ) -> DomainResult<Option<Valued>> {
     if !statement.currency.is_fiat() {
@@ -316,7 +356,11 @@ fn statement_value(
         None => statement.amount,
     };
     Ok(Some(
-        match market.rates.to_eur(amount, statement.currency, date)? {
+        match market
+            .market
+            .rates
+            .to_eur(amount, statement.currency, date)?
+        {
             Some((eur, fx)) => Valued::Known {
                 amount: num::to_cents(eur),
                 provenance,
@@ -332,8 +376,18 @@ fn statement_value(
 
 /// `round_half_up(quantity × close [÷ rate], 2)` from the price lookup of §7.2.
 pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainResult<Valued> {
-    Ok(match market.price(amount.asset, date)? {
-        PriceLookup::Found { price, fx, .. } => {
+    priced(amount, market.price_raw(amount.asset, date))
+}
+
+/// [`market_value`] through the price memo.
+fn memo_value(amount: AssetAmount, date: Date, market: &mut Prices<'_>) -> DomainResult<Valued> {
+    priced(amount, market.price(amount.asset, date))
+}
+
+/// The market value of `amount` from its price lookup.
+fn priced(amount: AssetAmount, lookup: RawLookup) -> DomainResult<Valued> {
+    Ok(match lookup {
+        RawLookup::Found { price, fx } => {
             let native = num::mul(amount.quantity, price.price, "market value")?;
             let eur = match fx {
                 Some(fx) => num::div(native, fx.rate, "market value conversion")?,
@@ -350,10 +404,10 @@ pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainR
                 price: Some(price),
             }
         }
-        PriceLookup::MissingFxRate => Valued::Unknown {
+        RawLookup::MissingFxRate => Valued::Unknown {
             flag: QualityFlag::MissingFxRate,
         },
-        PriceLookup::MissingPrice => Valued::Unknown {
+        RawLookup::MissingPrice => Valued::Unknown {
             flag: QualityFlag::MissingPrice,
         },
     })
@@ -373,15 +427,15 @@ pub fn to_eur_exact(
             None => Err(QualityFlag::MissingFxRate),
         });
     }
-    Ok(match market.price(asset, date)? {
-        PriceLookup::Found { price, fx, .. } => {
+    Ok(match market.price_raw(asset, date) {
+        RawLookup::Found { price, fx } => {
             let native = num::mul(quantity, price.price, "derivative conversion")?;
             Ok(match fx {
                 Some(fx) => num::div(native, fx.rate, "derivative conversion")?,
                 None => native,
             })
         }
-        PriceLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
-        PriceLookup::MissingPrice => Err(QualityFlag::MissingPrice),
+        RawLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
+        RawLookup::MissingPrice => Err(QualityFlag::MissingPrice),
     })
 }

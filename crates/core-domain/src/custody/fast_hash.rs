@@ -7,7 +7,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 
 /// FxHash-style word hasher.
 #[derive(Default, Clone, Copy)]
-pub(super) struct FastHasher(u64);
+pub(crate) struct FastHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -33,6 +33,11 @@ impl Hasher for FastHasher {
         }
     }
 
+    fn write_u128(&mut self, i: u128) {
+        self.add(i as u64);
+        self.add((i >> 64) as u64);
+    }
+
     fn write_u8(&mut self, i: u8) {
         self.add(u64::from(i));
     }
@@ -55,6 +60,6 @@ impl Hasher for FastHasher {
 }
 
 /// A hash map with [`FastHasher`].
-pub(super) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
 /// A hash set with [`FastHasher`].
-pub(super) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed

@@ -82,7 +82,7 @@ fn fee_tolerance(input: &EngineInput) -> DomainResult<Vec<(Asset, Decimal)>> {
     let mut sums: FastMap<Asset, Decimal> = FastMap::default();
     for row in &input.rows {
         if let Some(fee) = row.row.fee
-            && fee.quantity > Decimal::ZERO
+            && num::is_positive(fee.quantity)
         {
             let sum = sums.entry(fee.asset).or_insert(Decimal::ZERO);
             *sum = num::add(*sum, fee.quantity, &row.row.row_key)?;
@@ -256,9 +256,72 @@ struct Slot {
     shortfall: Decimal,
 }
 
+/// Accounts with an id below this get a column from a plain array (ids are small row ids).
+const DENSE_ACCOUNT_IDS: u32 = 1 << 20;
+
+/// Slot ids by dense `(asset, location)` numbers: per asset a row of columns, column 0 the
+/// asset's own wallet and `1 + c` the account with dense number `c`. Assets and accounts are
+/// numbered on first sight; a lookup is one small hash of the asset (none with a known asset
+/// number) and two array reads, instead of hashing `(Location, Asset)` into a large table.
+#[derive(Default)]
+struct SlotTable {
+    assets: FastMap<Asset, u32>,
+    rows: Vec<Vec<u32>>,
+    account_cols: Vec<u32>,
+    other_accounts: FastMap<AccountId, u32>,
+    next_col: u32,
+    /// The own wallet of another asset (never in valid data).
+    foreign: FastMap<(Location, Asset), u32>,
+}
+
+impl SlotTable {
+    fn asset(&mut self, asset: Asset) -> u32 {
+        let next = self.rows.len() as u32;
+        let id = *self.assets.entry(asset).or_insert(next);
+        if id == next {
+            self.rows.push(Vec::new());
+        }
+        id
+    }
+
+    fn account_col(&mut self, account: AccountId) -> u32 {
+        let next = self.next_col;
+        let col = if account.0 < DENSE_ACCOUNT_IDS {
+            let at = account.0 as usize;
+            if self.account_cols.len() <= at {
+                self.account_cols.resize(at + 1, NONE);
+            }
+            match self.account_cols.get_mut(at) {
+                Some(col) if *col == NONE => {
+                    *col = next;
+                    next
+                }
+                Some(col) => *col,
+                None => next,
+            }
+        } else {
+            *self.other_accounts.entry(account).or_insert(next)
+        };
+        if col == next {
+            self.next_col += 1;
+        }
+        col + 1
+    }
+}
+
+/// A lot's placement: its piece rank, account, asset and quantity.
+struct Placement {
+    rank: u32,
+    account: AccountId,
+    asset_id: u32,
+    asset: Asset,
+    quantity: Decimal,
+}
+
 struct State {
     slots: Vec<Slot>,
-    slot_of: FastMap<(Location, Asset), u32>,
+    table: SlotTable,
+    placements: Vec<Placement>,
     buffer: Vec<Piece>,
     record: bool,
     relocations: Vec<Relocation>,
@@ -269,9 +332,37 @@ const CONTEXT: &str = "custody replay";
 
 impl State {
     fn new(index: &Index<'_>, record: bool) -> Self {
+        // What placing a lot needs, read once in lot order: the replay places lots in ledger
+        // order, which is random in the (large) lot records.
+        let mut table = SlotTable::default();
+        let mut previous: Option<(Asset, u32)> = None;
+        let placements = index
+            .output
+            .lots
+            .iter()
+            .zip(&index.rank_of_lot)
+            .map(|(lot, &rank)| {
+                let asset_id = match previous {
+                    Some((asset, id)) if asset == lot.asset => id,
+                    _ => {
+                        let id = table.asset(lot.asset);
+                        previous = Some((lot.asset, id));
+                        id
+                    }
+                };
+                Placement {
+                    rank,
+                    account: lot.account_id,
+                    asset_id,
+                    asset: lot.asset,
+                    quantity: lot.original_quantity,
+                }
+            })
+            .collect();
         Self {
             slots: Vec::new(),
-            slot_of: FastMap::default(),
+            table,
+            placements,
             buffer: Vec::new(),
             record,
             relocations: Vec::new(),
@@ -284,8 +375,43 @@ impl State {
     }
 
     fn slot(&mut self, location: Location, asset: Asset) -> usize {
+        let asset_id = self.table.asset(asset);
+        self.slot_at(location, asset, asset_id)
+    }
+
+    /// The slot of `(location, asset)` where `asset_id` is the asset's dense number.
+    fn slot_at(&mut self, location: Location, asset: Asset, asset_id: u32) -> usize {
         let next = self.slots.len() as u32;
-        let id = *self.slot_of.entry((location, asset)).or_insert(next);
+        let col = match location {
+            Location::OwnWallet(owner) if owner == asset => 0,
+            Location::OwnWallet(_) => {
+                let id = *self.table.foreign.entry((location, asset)).or_insert(next);
+                return self.open(id, location, asset);
+            }
+            Location::Account(account) => self.table.account_col(account),
+        } as usize;
+        let id = match self.table.rows.get_mut(asset_id as usize) {
+            Some(row) => {
+                if row.len() <= col {
+                    row.resize(col + 1, NONE);
+                }
+                match row.get_mut(col) {
+                    Some(id) if *id == NONE => {
+                        *id = next;
+                        next
+                    }
+                    Some(id) => *id,
+                    None => next,
+                }
+            }
+            None => next,
+        };
+        self.open(id, location, asset)
+    }
+
+    /// Slot `id`, created when it is the next one.
+    fn open(&mut self, id: u32, location: Location, asset: Asset) -> usize {
+        let next = self.slots.len() as u32;
         if id == next {
             self.slots.push(Slot {
                 location,
@@ -329,7 +455,7 @@ impl State {
                 if let Some(&lot) = index.own_lot.get(r as usize)
                     && lot != NONE
                 {
-                    self.place(index, lot)?;
+                    self.place(lot)?;
                 }
             }
             // Phase B: per row, principal (and carried lots), movements, then the fee.
@@ -341,7 +467,7 @@ impl State {
                         self.dispose(operation.account_id, operation.asset, operation.quantity)?;
                         if operation.leg == DisposalLeg::Migration {
                             for &lot in index.carried.of(r) {
-                                self.place(index, lot)?;
+                                self.place(lot)?;
                             }
                         }
                     }
@@ -365,25 +491,23 @@ impl State {
     }
 
     /// An acquisition (or carried lot) places its whole quantity at its account.
-    fn place(&mut self, index: &Index<'_>, lot: u32) -> DomainResult<()> {
-        let (Some(l), Some(&rank)) = (
-            index.output.lots.get(lot as usize),
-            index.rank_of_lot.get(lot as usize),
-        ) else {
+    fn place(&mut self, lot: u32) -> DomainResult<()> {
+        let Some(&Placement {
+            rank,
+            account,
+            asset_id,
+            asset,
+            quantity,
+        }) = self.placements.get(lot as usize)
+        else {
             return Ok(());
         };
-        let s = self.slot(Location::Account(l.account_id), l.asset);
+        let s = self.slot_at(Location::Account(account), asset, asset_id);
         let Some(slot) = self.slots.get_mut(s) else {
             return Ok(());
         };
-        slot.ledger = num::add(slot.ledger, l.original_quantity, CONTEXT)?;
-        insert(
-            slot,
-            Piece {
-                rank,
-                quantity: l.original_quantity,
-            },
-        )
+        slot.ledger = num::add(slot.ledger, quantity, CONTEXT)?;
+        insert(slot, Piece { rank, quantity })
     }
 
     /// A disposal leg booked at `account` takes that account's oldest pieces.
@@ -400,7 +524,7 @@ impl State {
         };
         slot.ledger = num::sub(slot.ledger, quantity, CONTEXT)?;
         let mut rest = quantity;
-        while rest > Decimal::ZERO {
+        while num::is_positive(rest) {
             let Some(front) = slot.pieces.front_mut() else {
                 break;
             };
@@ -424,7 +548,7 @@ impl State {
         }
         let taken = num::sub(quantity, rest, CONTEXT)?;
         slot.custody = num::sub(slot.custody, taken, CONTEXT)?;
-        if rest > Decimal::ZERO {
+        if num::is_positive(rest) {
             slot.shortfall = num::add(slot.shortfall, rest, CONTEXT)?;
         }
         Ok(())
@@ -498,7 +622,7 @@ impl State {
                 shortfall: slot.shortfall,
             });
             for piece in &slot.pieces {
-                if piece.quantity <= Decimal::ZERO {
+                if !num::is_positive(piece.quantity) {
                     continue;
                 }
                 let Some(&lot) = index.lot_of_rank.get(piece.rank as usize) else {
@@ -605,7 +729,7 @@ fn remaining_at(index: &Index<'_>, end: Instant) -> DomainResult<Vec<LotRemainin
         let (Some(l), Some(Some(q))) = (lots.get(lot as usize), remaining.get(lot as usize)) else {
             continue;
         };
-        if *q > Decimal::ZERO {
+        if num::is_positive(*q) {
             out.push(LotRemaining {
                 lot,
                 lot_id: l.lot_id,

@@ -1,6 +1,9 @@
 use proptest::prelude::*;
 
-use super::permute_in_place;
+use rust_decimal::Decimal;
+
+use super::{fast_cents_share, permute_in_place};
+use crate::num;
 
 proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
@@ -15,5 +18,63 @@ proptest! {
         let mut permuted = items.clone();
         permute_in_place(&mut permuted, &mut order);
         prop_assert_eq!(permuted, expected);
+    }
+}
+
+/// The `Decimal` path of `cents_share`.
+fn slow_share(amount: Decimal, part: Decimal, whole: Decimal) -> Decimal {
+    let share = num::mul(amount, part, "test").unwrap();
+    num::to_cents(num::div(share, whole, "test").unwrap())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Whenever the integer share applies, it equals the `Decimal` path bit for bit (scale
+    /// included), exact divisions and midpoints among the cases.
+    #[test]
+    fn fast_cents_share_equals_decimal(
+        cents in prop_oneof![Just(0i64), -1_000_000_000_000i64..1_000_000_000_000],
+        whole in 1i64..1_000_000_000_000_000_000,
+        numerator in 0u32..=64,
+        denominator in 1u32..=64,
+        jitter in -2i64..=2,
+        scale in 0u32..=18,
+    ) {
+        let amount = Decimal::new(cents, 2);
+        let whole_quantity = Decimal::new(whole, scale);
+        let raw_part = (i128::from(whole) * i128::from(numerator) / i128::from(denominator)
+            + i128::from(jitter))
+            .clamp(0, i128::from(whole));
+        let part = Decimal::try_from_i128_with_scale(raw_part, scale).unwrap();
+        if let Some(fast) = fast_cents_share(amount, part, whole_quantity) {
+            let slow = slow_share(amount, part, whole_quantity);
+            prop_assert_eq!(format!("{fast:?}"), format!("{slow:?}"));
+        }
+    }
+}
+
+#[test]
+fn fast_cents_share_cases() {
+    let d = |t: &str| num::parse_decimal("t", t, true).unwrap();
+    for (amount, part, whole) in [
+        ("10.00", "1", "2"),
+        ("10.00", "0.50000000", "1.00000000"),
+        ("0.05", "1", "2"),
+        ("-0.05", "1", "2"),
+        ("-0.01", "1", "3"),
+        ("1234.56", "0.00000001", "3.00000000"),
+        ("99999999.99", "123456789012345", "999999999999999"),
+        ("0.00", "1", "7"),
+        ("5.00", "0", "7"),
+    ] {
+        let (amount, part, whole) = (d(amount), d(part), d(whole));
+        if let Some(fast) = fast_cents_share(amount, part, whole) {
+            assert_eq!(
+                format!("{fast:?}"),
+                format!("{:?}", slow_share(amount, part, whole)),
+                "{amount} × {part} ÷ {whole}"
+            );
+        }
     }
 }

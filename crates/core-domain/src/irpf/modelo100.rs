@@ -1,14 +1,13 @@
 //! Modelo 100 output (`irpf.md` §8.1 and §8.2): virtual-currency transmission rows grouped by
 //! `(base, asset, clave, sign)`, section totals and the other blocks.
 
-use std::collections::HashMap;
-
 use rust_decimal::Decimal;
 
 use super::IrpfComputation;
 use super::classification::Base;
 use super::report::{ContractResult, Derivatives, Income};
 use crate::asset::Asset;
+use crate::custody::fast_hash::FastMap;
 use crate::engine::{Clave, IncomeBucket};
 use crate::error::DomainResult;
 use crate::num;
@@ -142,7 +141,7 @@ pub fn build_modelo100(
 ) -> DomainResult<Modelo100> {
     let ctx = "modelo 100";
     // Accumulated in a hash map (cheap per slice), then ordered by key before any output.
-    let mut groups: HashMap<(Base, Asset, Clave, Sign), Group> = HashMap::new(); // tidy:hash-ok: groups are sorted by key before use
+    let mut groups: FastMap<(Base, Asset, Clave, Sign), Group> = FastMap::default(); // tidy:hash-ok: groups are sorted by key before use
     let mut all_operations = 0usize;
     let mut last_operation = None;
     let output = comp.input.output;
@@ -161,7 +160,7 @@ pub fn build_modelo100(
         ) else {
             continue;
         };
-        let sign = if result >= Decimal::ZERO {
+        let sign = if !result.is_sign_negative() || result.is_zero() {
             Sign::Gain
         } else {
             Sign::Loss

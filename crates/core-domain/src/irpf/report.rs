@@ -514,6 +514,8 @@ fn slice_facts(
         audit: Vec::with_capacity(comp.year_index(year).slices.len()),
         ..SliceFacts::default()
     };
+    // The slices of one operation are adjacent: its row key and account name are shared.
+    let mut current: Option<(u32, Arc<str>, Arc<str>)> = None;
     for (slice, class) in comp.year_slices(year) {
         let Some(op) = output.operations.get(slice.operation as usize) else {
             continue;
@@ -551,9 +553,19 @@ fn slice_facts(
             (Some(g), Some(f)) => Some(num::sub(g, f, "transmission value")?),
             _ => None,
         };
-        let key = names.row_key(op.row);
+        let (key, disposal_account) = match &current {
+            Some((index, key, account)) if *index == slice.operation => {
+                (Arc::clone(key), Arc::clone(account))
+            }
+            _ => {
+                let key = names.row_key(op.row);
+                let account = names.account(op.account_id);
+                current = Some((slice.operation, Arc::clone(&key), Arc::clone(&account)));
+                (key, account)
+            }
+        };
         facts.audit.push(AuditRow {
-            slice_id: format!("E:{}:{}:{}", &*key, op.leg.as_str(), slice.n),
+            slice_id: public_id("E:", &key, Some(op.leg.as_str()), slice.n),
             row_key: key,
             leg: op.leg,
             operation_type: op.tx_type,
@@ -564,12 +576,12 @@ fn slice_facts(
             disposed_on: op.fiscal_date,
             lot_id: slice
                 .lot_id
-                .map(|id| format!("L:{}:{}", names.row_key_str(id.row), id.k)),
+                .map(|id| public_id("L:", names.row_key_str(id.row), None, id.k)),
             acquisition_row_key: slice.lot_id.map(|id| names.row_key(id.row)),
             acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
             holding: class.holding,
             base: class.base,
-            disposal_account: names.account(op.account_id),
+            disposal_account,
             lot_account: slice.lot_account_id.map(|id| names.account(id)),
             gross_transmission_value: slice.gross_value,
             fee_expense: slice.fee_expense,
@@ -593,6 +605,34 @@ fn slice_facts(
         });
     }
     Ok(facts)
+}
+
+/// `<prefix><key>:[<leg>:]<n>` (`E:…` slice ids, `L:…` lot ids) without the formatting
+/// machinery: one or two per audit row.
+fn public_id(prefix: &str, key: &str, leg: Option<&str>, n: u32) -> String {
+    let mut id = String::with_capacity(prefix.len() + key.len() + 14);
+    id.push_str(prefix);
+    id.push_str(key);
+    id.push(':');
+    if let Some(leg) = leg {
+        id.push_str(leg);
+        id.push(':');
+    }
+    let mut digits = [0u8; 10];
+    let mut len = 0;
+    let mut rest = n;
+    while let Some(digit) = digits.get_mut(len) {
+        *digit = b'0' + (rest % 10) as u8;
+        len += 1;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    for digit in digits.iter().take(len).rev() {
+        id.push(char::from(*digit));
+    }
+    id
 }
 
 /// Disposal legs P and F of the year with an excluded slice, counted once each.

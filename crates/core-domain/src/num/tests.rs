@@ -66,3 +66,58 @@ fn cents_round_half_up_once() {
     assert!(!is_cents(d("33.335")));
     assert_eq!(Money::new(d("0")).negated().to_fiat_string(), "0.00");
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+
+    /// The fast rounding path equals rust_decimal's rounding bit for bit (scale included).
+    #[test]
+    fn fast_rounding_equals_rust_decimal(
+        mantissa in proptest::prelude::any::<i64>(),
+        high in 0i64..=1_000_000_000,
+        scale in 0u32..=28,
+        target in 0u32..=18,
+    ) {
+        for raw in [i128::from(mantissa), i128::from(mantissa) * i128::from(high)] {
+            let Ok(value) = Decimal::try_from_i128_with_scale(raw, scale) else {
+                continue;
+            };
+            let mut expected = value.round_dp_with_strategy(target, HALF_UP);
+            if expected.is_zero() {
+                expected.set_sign_positive(true);
+            }
+            let actual = round_half_up(value, target);
+            proptest::prop_assert_eq!(format!("{actual:?}"), format!("{expected:?}"));
+            proptest::prop_assert_eq!(actual.scale(), expected.scale());
+        }
+    }
+}
+
+#[test]
+fn fast_rounding_midpoints_and_extremes() {
+    for (value, scale) in [
+        ("2.345", 2),
+        ("-2.345", 2),
+        ("2.344999999999999999999999999", 2),
+        ("-0.005", 2),
+        ("-0.004", 2),
+        ("0.0000000000000000000000000005", 2),
+        ("79228162514264337593543950335", 0),
+        ("7922816251426433759354395033.5", 0),
+        ("-7922816251426433759354395033.5", 0),
+        ("0.5000000000000000000000000000", 0),
+        ("1.50", 1),
+    ] {
+        let value = d(value);
+        let mut expected = value.round_dp_with_strategy(scale, HALF_UP);
+        if expected.is_zero() {
+            expected.set_sign_positive(true);
+        }
+        let actual = round_half_up(value, scale);
+        assert_eq!(
+            format!("{actual:?}"),
+            format!("{expected:?}"),
+            "{value} to {scale}"
+        );
+    }
+}
