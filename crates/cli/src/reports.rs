@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use core_domain::{Date, FiscalTimezone};
-use ledger_sqlite::SqliteLedger;
+use core_domain::Date;
 use serde::Serialize;
 use shared_types::SpotTxType;
 use shared_types::dto::{
@@ -18,7 +17,7 @@ use shared_types::dto::{
     TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
 };
 use use_cases::UseCaseResult;
-use use_cases::ports::{Clock, LedgerRead, PriceStore, SettingKey, SettingsStore};
+use use_cases::ports::Clock;
 use use_cases::queries::{
     AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
     HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
@@ -123,7 +122,6 @@ pub(crate) fn parse_date(text: &str) -> Result<Date, String> {
 /// The store and its use cases, for one command.
 pub(crate) struct Session {
     pub(crate) path: PathBuf,
-    store: SqliteLedger,
     pub(crate) queries: Box<dyn ReadUseCases>,
     facts: std::cell::OnceCell<LedgerFacts>,
     clock: CliClock,
@@ -145,18 +143,14 @@ impl Session {
 
     pub(crate) fn open_with_clock(explicit: Option<&Path>, clock: CliClock) -> Result<Self> {
         let (path, store) = open_existing(explicit)?;
-        let queries = crate::session::queries(&path, clock)?;
+        let queries: Box<dyn ReadUseCases> =
+            Box::new(use_cases::queries::LedgerQueries::new(store, clock));
         Ok(Self {
             path,
-            store,
             queries,
             facts: std::cell::OnceCell::new(),
             clock,
         })
-    }
-
-    fn store(&self) -> &SqliteLedger {
-        &self.store
     }
 
     /// Fails (exit 1) when the ledger holds no transaction.
@@ -181,34 +175,12 @@ impl Session {
         if let Some(facts) = self.facts.get() {
             return Ok(facts);
         }
-        let store = self.store();
-        let zone = store
-            .setting(SettingKey::FiscalTimezone)
-            .ok()
-            .flatten()
-            .and_then(|json| serde_json::from_str::<String>(&json).ok())
-            .and_then(|name| FiscalTimezone::parse(&name).ok())
-            .unwrap_or_default();
-        let mut facts = LedgerFacts::default();
-        for row in store.spot_rows().context("cannot read the ledger")? {
-            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
-            for asset in [
-                row.inflow.map(|a| a.asset),
-                row.outflow.map(|a| a.asset),
-                row.fee.map(|f| f.asset),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                facts.assets.insert(asset.as_str().to_owned());
-            }
-        }
-        for row in store.futures_rows().context("cannot read the ledger")? {
-            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
-            facts
-                .assets
-                .insert(row.settlement_asset.as_str().to_owned());
-        }
+        // The use case answers from its cached derived state: no second read of the rows.
+        let overview = self.queries.get_ledger_overview()?;
+        let facts = LedgerFacts {
+            years: overview.years.into_iter().collect(),
+            assets: overview.assets.into_iter().collect(),
+        };
         Ok(self.facts.get_or_init(|| facts))
     }
 
@@ -1611,8 +1583,7 @@ fn demo_clock(ledger: &Path) -> Result<CliClock> {
         return Ok(clock);
     }
     let (_, store) = open_existing(Some(ledger))?;
-    let last = store
-        .latest_prices()
+    let last = use_cases::ports::PriceStore::latest_prices(&store)
         .context("cannot read the prices")?
         .iter()
         .map(|p| p.date)

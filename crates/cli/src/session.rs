@@ -7,7 +7,6 @@ use core_domain::Instant;
 use ledger_sqlite::SqliteLedger;
 use use_cases::UseCaseError;
 use use_cases::ports::Clock;
-use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::{UsageError, ledger_path};
 
@@ -93,16 +92,5 @@ impl CliClock {
 impl Clock for CliClock {
     fn now(&self) -> Instant {
         self.0.unwrap_or_else(crate::import::now_for_log)
-    }
-}
-
-/// The read use cases over the ledger at `path` (their own connection).
-pub(crate) fn queries(path: &Path, clock: CliClock) -> Result<Box<dyn ReadUseCases>> {
-    match SqliteLedger::open(path) {
-        Ok(store) => Ok(Box::new(LedgerQueries::new(store, clock))),
-        Err(error) => fail(format!(
-            "cannot open the ledger {}: {error}",
-            path.display()
-        )),
     }
 }

@@ -18,7 +18,9 @@ pub mod scenarios;
 pub mod tax;
 pub mod tx;
 
-pub use accounts::{AccountList, AccountNode, LedgerVersion, SettingEntry, SettingsList};
+pub use accounts::{
+    AccountList, AccountNode, LedgerOverview, LedgerVersion, SettingEntry, SettingsList,
+};
 pub use analytics::{
     AllocationItem, AssetAllocation, AssetKpi, DrawdownCurve, DrawdownPoint, KpisDto,
     PerformanceHistory, PerformancePoint, RiskMetricsDto, TradeStatsDto, VolatilityCell,

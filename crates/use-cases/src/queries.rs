@@ -276,6 +276,8 @@ pub trait ReadUseCases: Send + Sync {
     fn search_spot_transactions(&self, req: &TxSearchRequest) -> UseCaseResult<TxPage>;
     /// `GetLedgerVersion`.
     fn get_ledger_version(&self) -> UseCaseResult<LedgerVersion>;
+    /// The fiscal years and assets the ledger covers (from the cached derived state).
+    fn get_ledger_overview(&self) -> UseCaseResult<shared_types::dto::LedgerOverview>;
     /// Every setting with its stored value and default.
     fn list_settings(&self) -> UseCaseResult<SettingsList>;
 }

@@ -33,6 +33,16 @@ pub struct LedgerVersion {
     pub version: u64,
 }
 
+/// What the ledger covers: the fiscal years that hold a spot or futures row and every asset a
+/// row names (fiat included), both ascending.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct LedgerOverview {
+    pub years: Vec<i32>,
+    pub assets: Vec<String>,
+}
+
 /// One setting with its stored JSON value (null when unset) and its default.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -270,6 +270,30 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         })
     }
 
+    fn get_ledger_overview(&self) -> UseCaseResult<shared_types::dto::LedgerOverview> {
+        let derived = self.derived()?;
+        let zone = derived.settings.fiscal_timezone;
+        let mut years = std::collections::BTreeSet::new();
+        let mut assets = std::collections::BTreeSet::new();
+        for row in &derived.spot_rows {
+            years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
+            let sides = [
+                row.inflow.map(|a| a.asset),
+                row.outflow.map(|a| a.asset),
+                row.fee.map(|f| f.asset),
+            ];
+            assets.extend(sides.into_iter().flatten());
+        }
+        for row in &derived.input.futures {
+            years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
+            assets.insert(row.settlement_asset);
+        }
+        Ok(shared_types::dto::LedgerOverview {
+            years: years.into_iter().collect(),
+            assets: assets.iter().map(|a| a.as_str().to_owned()).collect(),
+        })
+    }
+
     fn list_settings(&self) -> UseCaseResult<shared_types::dto::SettingsList> {
         super::accounts::list_settings(&*self.store())
     }
