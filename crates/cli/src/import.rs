@@ -114,7 +114,7 @@ fn import_one(
         }
     };
     let progress = Progress::start(&name, &bytes);
-    let result = importers::import_bytes(&bytes, options);
+    let (mut result, file_sha256) = parse_and_digest(&bytes, options);
     describe_parse(&mut report, &result);
     if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
         progress.finish();
@@ -125,7 +125,7 @@ fn import_one(
         "writing {} records of {name}",
         result.transactions.len()
     ));
-    let batch = batch(&name, &bytes, &result, args);
+    let batch = batch(&name, file_sha256, &mut result, args);
     let outcome = match store.write_import_batch(&batch) {
         Ok(outcome) => outcome,
         Err(error) => {
@@ -147,7 +147,7 @@ fn import_one(
     report.duplicates = outcome.duplicates.len() as u64;
     let mut duplicate_lines = BTreeSet::new();
     for duplicate in &outcome.duplicates {
-        let (lines, key) = record_lines(&result, duplicate.record);
+        let (lines, key) = record_lines(&batch, duplicate.record);
         duplicate_lines.extend(lines.iter().copied());
         let line = lines.first().copied().unwrap_or(0);
         if duplicate.other_account {
@@ -165,12 +165,20 @@ fn import_one(
             ));
         }
     }
-    let record_lines: BTreeSet<u64> = result
-        .transactions
+    // Distinct source lines of the records: a sorted vector, not a set (a million rows).
+    let mut record_lines: Vec<u64> = batch
+        .spot
         .iter()
-        .flat_map(|t| t.lines.iter().copied())
-        .chain(result.futures.iter().map(|f| f.line))
+        .flat_map(|t| t.source_lines.iter().copied())
+        .chain(
+            batch
+                .futures
+                .iter()
+                .flat_map(|f| f.source_lines.iter().copied()),
+        )
         .collect();
+    record_lines.sort_unstable();
+    record_lines.dedup();
     let duplicate_rows = duplicate_lines.len() as u64;
     report.rows = Some(RowCounts {
         added: (record_lines.len() as u64).saturating_sub(duplicate_rows),
@@ -186,6 +194,16 @@ fn import_one(
         FileResult::Imported
     });
     report
+}
+
+/// Stages 1–6, with the file digest of the import log computed on a second core meanwhile.
+fn parse_and_digest(bytes: &[u8], options: &ImportOptions) -> (ImportResult, String) {
+    std::thread::scope(|scope| {
+        let digest = scope.spawn(|| sha256_hex(bytes));
+        let result = importers::import_bytes(bytes, options);
+        let digest = digest.join().unwrap_or_else(|_| sha256_hex(bytes));
+        (result, digest)
+    })
 }
 
 fn describe_parse(report: &mut FileReport, result: &ImportResult) {
@@ -222,19 +240,20 @@ fn warning(code: &'static str, line: u64, message: String) -> FindingOut {
     }
 }
 
-fn record_lines(result: &ImportResult, record: RecordRef) -> (Vec<u64>, String) {
-    match record {
-        RecordRef::Spot(index) => result
-            .transactions
+fn record_lines(batch: &ImportBatch, record: RecordRef) -> (Vec<u64>, String) {
+    let found = match record {
+        RecordRef::Spot(index) => batch
+            .spot
             .get(index)
-            .map(|t| (t.lines.clone(), t.source_ref.clone()))
-            .unwrap_or_default(),
-        RecordRef::Futures(index) => result
+            .map(|t| (&t.source_lines, &t.source_ref)),
+        RecordRef::Futures(index) => batch
             .futures
             .get(index)
-            .map(|f| (vec![f.line], f.source_ref.clone()))
-            .unwrap_or_default(),
-    }
+            .map(|f| (&f.source_lines, &f.source_ref)),
+    };
+    found
+        .map(|(lines, key)| (lines.clone(), key.clone().unwrap_or_default()))
+        .unwrap_or_default()
 }
 
 #[allow(
@@ -248,7 +267,14 @@ pub(crate) fn now_for_log() -> core_domain::Instant {
     core_domain::Instant::from_unix_nanos(nanos)
 }
 
-fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> ImportBatch {
+/// The store batch of a parse result; the records move out of `result` (a million-row file
+/// must not be held twice).
+fn batch(
+    name: &str,
+    file_sha256: String,
+    result: &mut ImportResult,
+    args: &ImportArgs,
+) -> ImportBatch {
     let format = result.format.as_ref();
     let coinbase_v4 = format.is_some_and(|f| f.profile == Profile::Coinbase && f.layout == "v4");
     let mut options = Vec::new();
@@ -273,7 +299,7 @@ fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> 
         log: NewImportLog {
             imported_at: now_for_log(),
             file_name: name.to_owned(),
-            file_sha256: sha256_hex(bytes),
+            file_sha256,
             format: format
                 .map(|f| f.profile.id().to_owned())
                 .unwrap_or_default(),
@@ -290,12 +316,14 @@ fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> 
             invalid: result.invalid_rows,
             warnings: result.warnings().count() as u64,
         },
-        spot: result
-            .transactions
-            .iter()
+        spot: std::mem::take(&mut result.transactions)
+            .into_iter()
             .map(|t| spot_record(t, coinbase_v4))
             .collect(),
-        futures: result.futures.iter().map(futures_record).collect(),
+        futures: std::mem::take(&mut result.futures)
+            .into_iter()
+            .map(futures_record)
+            .collect(),
         mode: if args.dry_run {
             WriteMode::DryRun
         } else {
@@ -304,15 +332,15 @@ fn batch(name: &str, bytes: &[u8], result: &ImportResult, args: &ImportArgs) -> 
     }
 }
 
-fn non_empty(text: &str) -> Option<String> {
-    Some(text.to_owned()).filter(|t| !t.is_empty())
+fn non_empty(text: String) -> Option<String> {
+    Some(text).filter(|t| !t.is_empty())
 }
 
-fn spot_record(transaction: &Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
+fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
     NewSpotRecord {
-        account: transaction.account.clone(),
-        row_key: transaction.identity.clone(),
-        content_key: non_empty(&transaction.content_key),
+        account: transaction.account,
+        row_key: transaction.identity,
+        content_key: non_empty(transaction.content_key),
         dedupe_by_content_key,
         tx_type: TxType::Spot(transaction.tx_type),
         instant: transaction.timestamp,
@@ -322,20 +350,20 @@ fn spot_record(transaction: &Transaction, dedupe_by_content_key: bool) -> NewSpo
         stated_value: transaction.fiat_value,
         stated_price: None,
         stated_fee_value: None,
-        transfer_group_id: transaction.group_id.clone(),
-        source_ref: non_empty(&transaction.source_ref),
-        note: non_empty(&transaction.note),
-        source_lines: transaction.lines.clone(),
+        transfer_group_id: transaction.group_id,
+        source_ref: non_empty(transaction.source_ref),
+        note: non_empty(transaction.note),
+        source_lines: transaction.lines,
     }
 }
 
-fn futures_record(record: &FuturesRecord) -> NewFuturesRecord {
+fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
     NewFuturesRecord {
-        account: record.account.clone(),
-        row_key: record.identity.clone(),
+        account: record.account,
+        row_key: record.identity,
         content_key: None,
         kind: record.kind,
-        contract: record.contract.clone(),
+        contract: record.contract,
         instant: record.timestamp,
         settlement_asset: record.settlement_asset,
         realized_pnl: record.realized_pnl,
@@ -345,8 +373,8 @@ fn futures_record(record: &FuturesRecord) -> NewFuturesRecord {
             _ => None,
         },
         trade_price: record.trade_price,
-        source_ref: non_empty(&record.source_ref),
-        note: non_empty(&record.note),
+        source_ref: non_empty(record.source_ref),
+        note: non_empty(record.note),
         source_lines: vec![record.line],
     }
 }
