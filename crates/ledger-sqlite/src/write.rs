@@ -28,14 +28,14 @@ const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
 /// Caches of one write transaction: asset ids and accounts by folded name.
 struct Ids {
-    assets: HashMap<Asset, i64>,
+    assets: KeyMap<Asset, i64>,
     accounts: HashMap<String, i64>,
     created: Vec<String>,
 }
 
 impl Ids {
     fn load(tx: &Transaction<'_>) -> PortResult<Self> {
-        let mut assets = HashMap::new();
+        let mut assets = KeyMap::default();
         {
             let mut statement = tx
                 .prepare_cached("SELECT id, symbol FROM assets")
