@@ -12,7 +12,8 @@ use core_domain::ledger::Fee;
 use importers::{FuturesRecord, ImportOptions, ImportResult, Profile, Transaction, Zone};
 use sha2::{Digest, Sha256};
 use use_cases::ports::{
-    ImportBatch, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef, WriteMode,
+    ImportBatch, LedgerRead, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef,
+    WriteMode,
 };
 
 use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
@@ -21,11 +22,11 @@ use crate::{Outcome, UsageError, ledger_path};
 /// Files above this many rows get a progress indicator when stderr is a terminal (`cli.md`).
 const PROGRESS_ROWS: usize = 10_000;
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub(crate) struct ImportArgs {
     /// Export files, processed in the order given.
     #[arg(required = true, value_name = "FILE")]
-    files: Vec<PathBuf>,
+    pub(crate) files: Vec<PathBuf>,
     /// Read the files with this profile instead of detecting it.
     #[arg(long, value_name = "ID", value_parser = ["kraken-ledgers", "kraken-futures", "bitvavo", "binance-statement", "coinbase", "generic"])]
     format: Option<String>,
@@ -61,7 +62,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     })
 }
 
-fn options(args: &ImportArgs) -> Result<ImportOptions> {
+pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
     let timezone = match args.timezone.as_deref() {
         None => None,
         Some(text) => Some(Zone::parse(text).ok_or_else(|| UsageError {
@@ -97,10 +98,10 @@ fn import_one(
     args: &ImportArgs,
 ) -> FileReport {
     let name = file.display().to_string();
-    let mut report = FileReport::new(&name, "transactions");
-    let bytes = match std::fs::read(file) {
-        Ok(bytes) => bytes,
+    match std::fs::read(file) {
+        Ok(bytes) => import_data(store, &name, &bytes, options, args),
         Err(error) => {
+            let mut report = FileReport::new(&name, "transactions");
             report.findings.push(FindingOut {
                 level: "error",
                 code: "file-unreadable",
@@ -110,11 +111,22 @@ fn import_one(
                 message: format!("cannot read the file: {error}"),
             });
             report.finish(FileResult::Rejected);
-            return report;
+            report
         }
-    };
-    let progress = Progress::start(&name, &bytes);
-    let (mut result, file_sha256) = parse_and_digest(&bytes, options);
+    }
+}
+
+/// Imports one file's bytes (read from disk, or bundled with the binary for `cartera demo`).
+pub(crate) fn import_data(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    bytes: &[u8],
+    options: &ImportOptions,
+    args: &ImportArgs,
+) -> FileReport {
+    let mut report = FileReport::new(name, "transactions");
+    let progress = Progress::start(name, bytes);
+    let (result, file_sha256) = parse_and_digest(bytes, options);
     describe_parse(&mut report, &result);
     if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
         progress.finish();
@@ -125,7 +137,7 @@ fn import_one(
         "writing {} records of {name}",
         result.transactions.len()
     ));
-    let batch = batch(&name, file_sha256, &mut result, args);
+    let batch = batch(name, file_sha256, &result, args);
     let outcome = match store.write_import_batch(&batch) {
         Ok(outcome) => outcome,
         Err(error) => {
@@ -147,35 +159,37 @@ fn import_one(
     report.duplicates = outcome.duplicates.len() as u64;
     let mut duplicate_lines = BTreeSet::new();
     for duplicate in &outcome.duplicates {
-        let (lines, key) = record_lines(&batch, duplicate.record);
-        duplicate_lines.extend(lines.iter().copied());
-        let line = lines.first().copied().unwrap_or(0);
+        let position = record_position(&result, duplicate.record);
+        duplicate_lines.extend(position.lines.iter().copied());
         if duplicate.other_account {
-            report.findings.push(warning(
+            // The warning names the account the row was first imported into (AC-17).
+            let stored = store
+                .row_detail(&duplicate.stored_row_key)
+                .ok()
+                .flatten()
+                .map(|detail| detail.account)
+                .unwrap_or_default();
+            report.findings.push(position.warning(
                 "duplicate-in-other-account",
-                line,
-                "already imported into another account; not added again".to_owned(),
+                format!("already imported into account \"{stored}\"; not added again"),
             ));
         }
         if duplicate.content_changed {
-            report.findings.push(warning(
+            let id = position.key.clone();
+            report.findings.push(position.warning(
                 "source-changed",
-                line,
-                format!("id {key} was imported before with other figures; the stored transaction is kept"),
+                format!(
+                    "id {id} was imported before with other figures; the stored transaction is kept"
+                ),
             ));
         }
     }
     // Distinct source lines of the records: a sorted vector, not a set (a million rows).
-    let mut record_lines: Vec<u64> = batch
-        .spot
+    let mut record_lines: Vec<u64> = result
+        .transactions
         .iter()
-        .flat_map(|t| t.source_lines.iter().copied())
-        .chain(
-            batch
-                .futures
-                .iter()
-                .flat_map(|f| f.source_lines.iter().copied()),
-        )
+        .flat_map(|t| t.lines.iter().copied())
+        .chain(result.futures.iter().map(|f| f.line))
         .collect();
     record_lines.sort_unstable();
     record_lines.dedup();
@@ -186,12 +200,13 @@ fn import_one(
         skipped: result.skipped_total(),
         invalid: result.invalid_rows,
     });
+    let has_errors = result.has_errors();
     // Freeing a million records takes a visible fraction of a second: let a second core do
     // it while the report is printed (or the next file is read).
-    std::thread::spawn(move || drop(batch));
+    std::thread::spawn(move || drop((batch, result)));
     report.finish(if args.dry_run {
         FileResult::DryRun
-    } else if result.has_errors() {
+    } else if has_errors {
         FileResult::ImportedWithInvalidRows
     } else {
         FileResult::Imported
@@ -232,31 +247,58 @@ fn describe_parse(report: &mut FileReport, result: &ImportResult) {
         .collect();
 }
 
-fn warning(code: &'static str, line: u64, message: String) -> FindingOut {
-    FindingOut {
-        level: "warning",
-        code,
-        line,
-        column: 1,
-        header: "-".to_owned(),
-        message,
+/// Where a store-level finding about one record points: its first line and its key cell.
+struct RecordPosition {
+    lines: Vec<u64>,
+    column: usize,
+    header: String,
+    key: String,
+}
+
+impl RecordPosition {
+    fn warning(&self, code: &'static str, message: String) -> FindingOut {
+        FindingOut {
+            level: "warning",
+            code,
+            line: self.lines.first().copied().unwrap_or(0),
+            column: self.column,
+            header: self.header.clone(),
+            message,
+        }
     }
 }
 
-fn record_lines(batch: &ImportBatch, record: RecordRef) -> (Vec<u64>, String) {
-    let found = match record {
-        RecordRef::Spot(index) => batch
-            .spot
+fn record_position(result: &ImportResult, record: RecordRef) -> RecordPosition {
+    let (lines, key_column, identity_key) = match record {
+        RecordRef::Spot(index) => result
+            .transactions
             .get(index)
-            .map(|t| (&t.source_lines, &t.source_ref)),
-        RecordRef::Futures(index) => batch
+            .map(|t| (t.lines.clone(), t.key_column, t.identity_key.clone()))
+            .unwrap_or_default(),
+        RecordRef::Futures(index) => result
             .futures
             .get(index)
-            .map(|f| (&f.source_lines, &f.source_ref)),
+            .map(|f| (vec![f.line], f.key_column, f.identity_key.clone()))
+            .unwrap_or_default(),
     };
-    found
-        .map(|(lines, key)| (lines.clone(), key.clone().unwrap_or_default()))
+    let column = key_column.unwrap_or(1);
+    let header = column
+        .checked_sub(1)
+        .and_then(|i| result.header_cells.get(i))
+        .cloned()
+        .unwrap_or_else(|| "-".to_owned());
+    // The id as the source writes it: the field after `v1␟<profile>␟<kind>␟`.
+    let key = identity_key
+        .split('\u{1f}')
+        .nth(3)
         .unwrap_or_default()
+        .to_owned();
+    RecordPosition {
+        lines,
+        column,
+        header,
+        key,
+    }
 }
 
 #[allow(
@@ -270,14 +312,7 @@ pub(crate) fn now_for_log() -> core_domain::Instant {
     core_domain::Instant::from_unix_nanos(nanos)
 }
 
-/// The store batch of a parse result; the records move out of `result` (a million-row file
-/// must not be held twice).
-fn batch(
-    name: &str,
-    file_sha256: String,
-    result: &mut ImportResult,
-    args: &ImportArgs,
-) -> ImportBatch {
+fn batch(name: &str, file_sha256: String, result: &ImportResult, args: &ImportArgs) -> ImportBatch {
     let format = result.format.as_ref();
     let coinbase_v4 = format.is_some_and(|f| f.profile == Profile::Coinbase && f.layout == "v4");
     let mut options = Vec::new();
@@ -319,31 +354,34 @@ fn batch(
             invalid: result.invalid_rows,
             warnings: result.warnings().count() as u64,
         },
-        spot: std::mem::take(&mut result.transactions)
-            .into_iter()
+        spot: result
+            .transactions
+            .iter()
             .map(|t| spot_record(t, coinbase_v4))
             .collect(),
-        futures: std::mem::take(&mut result.futures)
-            .into_iter()
-            .map(futures_record)
-            .collect(),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        futures: result.futures.iter().map(futures_record).collect(),
+        mode: write_mode(args.dry_run),
     }
 }
 
-fn non_empty(text: String) -> Option<String> {
-    Some(text).filter(|t| !t.is_empty())
+/// `--dry-run` runs every check against the store, then rolls back.
+pub(crate) fn write_mode(dry_run: bool) -> WriteMode {
+    if dry_run {
+        WriteMode::DryRun
+    } else {
+        WriteMode::Commit
+    }
 }
 
-fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
+fn non_empty(text: &str) -> Option<String> {
+    Some(text.to_owned()).filter(|t| !t.is_empty())
+}
+
+fn spot_record(transaction: &Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
     NewSpotRecord {
-        account: transaction.account,
-        row_key: transaction.identity,
-        content_key: non_empty(transaction.content_key),
+        account: transaction.account.clone(),
+        row_key: transaction.identity.clone(),
+        content_key: non_empty(&transaction.content_key),
         dedupe_by_content_key,
         tx_type: TxType::Spot(transaction.tx_type),
         instant: transaction.timestamp,
@@ -353,20 +391,20 @@ fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpot
         stated_value: transaction.fiat_value,
         stated_price: None,
         stated_fee_value: None,
-        transfer_group_id: transaction.group_id,
-        source_ref: non_empty(transaction.source_ref),
-        note: non_empty(transaction.note),
-        source_lines: transaction.lines,
+        transfer_group_id: transaction.group_id.clone(),
+        source_ref: non_empty(&transaction.source_ref),
+        note: non_empty(&transaction.note),
+        source_lines: transaction.lines.clone(),
     }
 }
 
-fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
+fn futures_record(record: &FuturesRecord) -> NewFuturesRecord {
     NewFuturesRecord {
-        account: record.account,
-        row_key: record.identity,
+        account: record.account.clone(),
+        row_key: record.identity.clone(),
         content_key: None,
         kind: record.kind,
-        contract: record.contract,
+        contract: record.contract.clone(),
         instant: record.timestamp,
         settlement_asset: record.settlement_asset,
         realized_pnl: record.realized_pnl,
@@ -376,8 +414,8 @@ fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
             _ => None,
         },
         trade_price: record.trade_price,
-        source_ref: non_empty(record.source_ref),
-        note: non_empty(record.note),
+        source_ref: non_empty(&record.source_ref),
+        note: non_empty(&record.note),
         source_lines: vec![record.line],
     }
 }

@@ -10,10 +10,15 @@
     reason = "the binary is the one place that prints"
 )]
 
+mod corrections;
+mod demo;
 mod import;
 mod ledger_path;
 mod market;
 mod report;
+mod reports;
+mod session;
+mod table;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -27,10 +32,13 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (tzdb ", "{tzdb}", ")
 #[command(
     name = "cartera",
     about = "Crypto portfolio and Spanish IRPF tax reports from exchange exports",
-    disable_version_flag = true
+    disable_version_flag = true,
+    after_help = "Example:\n  cartera demo\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
+                  cartera rates import eurofxref-hist.zip\n  cartera prices import prices.csv\n  \
+                  cartera portfolio\n  cartera tax 2024"
 )]
 struct Cli {
-    /// The ledger file (default: $CARTERA_LEDGER, else <data dir>/cartera/ledger.sqlite).
+    /// The ledger file (default: `$CARTERA_LEDGER`, else `<data dir>/cartera/ledger.sqlite`).
     #[arg(long, global = true, value_name = "PATH")]
     ledger: Option<PathBuf>,
     /// Print the result as one JSON document instead of tables.
@@ -45,6 +53,12 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Build a ledger from the bundled sample exports and print the portfolio and every IRPF year.
+    #[command(
+        after_help = "Example:\n  cartera demo\n  cartera demo --keep /tmp/cartera-demo\n  \
+                            cartera --ledger /tmp/cartera-demo/ledger.sqlite tax 2024"
+    )]
+    Demo(demo::DemoArgs),
     /// Import exchange exports into the ledger.
     #[command(
         after_help = "Example:\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
@@ -57,6 +71,63 @@ enum Command {
     /// Daily crypto prices.
     #[command(subcommand)]
     Prices(PricesCommand),
+    /// Holdings with average cost, cost basis, value, unrealized PnL and allocation.
+    #[command(
+        after_help = "Example:\n  cartera portfolio\n  cartera portfolio --currency USD\n  \
+                            cartera portfolio --account Kraken"
+    )]
+    Portfolio(reports::PortfolioArgs),
+    /// The IRPF report of a year (irpf.md), or `tax compare YEAR_A YEAR_B`.
+    #[command(
+        after_help = "Example:\n  cartera tax 2024\n  cartera tax 2024 --csv out/\n  \
+                            cartera tax 2024 --json\n  cartera tax compare 2023 2024"
+    )]
+    Tax(reports::TaxArgs),
+    /// Data-quality findings grouped by flag, or the rows of one flag.
+    #[command(
+        after_help = "Example:\n  cartera integrity\n  cartera integrity --flag MISSING_PRICE"
+    )]
+    Integrity(reports::IntegrityArgs),
+    /// The FIFO lots of one asset with their consumption history.
+    #[command(after_help = "Example:\n  cartera lots BTC\n  cartera lots eth --page 2")]
+    Lots(reports::LotsArgs),
+    /// Search transactions, newest first (effective rows: edits applied).
+    #[command(
+        after_help = "Example:\n  cartera tx --symbol ETH --from 2024-01-01 --to 2024-12-31\n  \
+                            cartera tx --type SELL --type SWAP --keys"
+    )]
+    Tx(reports::TxArgs),
+    /// Holdings per custodian at the end of a date, with the Modelo 721 / 714 figures on 31 December.
+    #[command(
+        name = "holdings-at",
+        after_help = "Example:\n  cartera holdings-at 2024-12-31"
+    )]
+    HoldingsAt(reports::HoldingsAtArgs),
+    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed).
+    #[command(
+        after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
+                            cartera settings set fiscal_timezone Atlantic/Canary\n  \
+                            cartera settings unset fiscal_timezone"
+    )]
+    Settings(corrections::SettingsArgs),
+    /// The account tree, and the custody kind and country of an account (Modelo 721 scope).
+    #[command(after_help = "Example:\n  cartera accounts\n  \
+                            cartera accounts set Kraken --kind FOREIGN_PROVIDER --country US")]
+    Accounts(corrections::AccountsArgs),
+    /// Override fields of one imported row (the row itself is kept), or --restore it.
+    #[command(after_help = "Example:\n  cartera tx --symbol ETH --keys\n  \
+                            cartera edit ROW --value 1580.20 --currency EUR --note \"DEX receipt\"\n  \
+                            cartera edit ROW --exclude\n  cartera edit ROW --restore")]
+    Edit(corrections::EditArgs),
+    /// Join the two legs of a transfer, or name where an outgoing transfer went.
+    #[command(
+        after_help = "Example:\n  cartera link OUT_ROW IN_ROW\n  cartera link OUT_ROW --to Ledger\n  \
+                            cartera link OUT_ROW --to ownwallet-BTC"
+    )]
+    Link(corrections::LinkArgs),
+    /// Remove the custody links that name a row.
+    #[command(after_help = "Example:\n  cartera unlink ROW")]
+    Unlink(corrections::UnlinkArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -119,6 +190,24 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     };
     let result = match command {
+        Command::Demo(args) => demo::run(cli.json, &args),
+        Command::Portfolio(args) => reports::run_portfolio(cli.ledger.as_deref(), cli.json, &args),
+        Command::Tax(args) => reports::run_tax(cli.ledger.as_deref(), cli.json, &args),
+        Command::Integrity(args) => reports::run_integrity(cli.ledger.as_deref(), cli.json, &args),
+        Command::Lots(args) => reports::run_lots(cli.ledger.as_deref(), cli.json, &args),
+        Command::Tx(args) => reports::run_tx(cli.ledger.as_deref(), cli.json, &args),
+        Command::Settings(args) => {
+            corrections::run_settings(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Accounts(args) => {
+            corrections::run_accounts(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Edit(args) => corrections::run_edit(cli.ledger.as_deref(), cli.json, &args),
+        Command::Link(args) => corrections::run_link(cli.ledger.as_deref(), cli.json, &args),
+        Command::Unlink(args) => corrections::run_unlink(cli.ledger.as_deref(), cli.json, &args),
+        Command::HoldingsAt(args) => {
+            reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
+        }
         Command::Import(args) => import::run(cli.ledger.as_deref(), cli.json, &args),
         Command::Rates(RatesCommand::Import(args)) => {
             market::run_rates(cli.ledger.as_deref(), cli.json, &args)
@@ -134,6 +223,10 @@ fn main() -> ExitCode {
             if let Some(usage) = error.downcast_ref::<UsageError>() {
                 eprintln!("cartera: error[{}]: {}", usage.code, usage.reason);
                 return ExitCode::from(2);
+            }
+            if let Some(failure) = error.downcast_ref::<session::Failure>() {
+                eprintln!("cartera: error: {failure}");
+                return ExitCode::from(1);
             }
             eprintln!("cartera: error: {error:#}");
             ExitCode::from(1)

@@ -8,14 +8,14 @@ use core_domain::Asset;
 use core_domain::market::{PriceRow, RateRow};
 use importers::prices::{PriceFormat, PriceOptions};
 use use_cases::ports::{
-    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch, WriteMode,
+    ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch,
 };
 
-use crate::import::{Progress, sha256_hex};
+use crate::import::{Progress, sha256_hex, write_mode};
 use crate::report::{FileReport, FileResult, FindingOut};
 use crate::{Outcome, UsageError, ledger_path};
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub(crate) struct RatesArgs {
     /// eurofxref-hist.csv, eurofxref.csv, or either as a ZIP.
     #[arg(value_name = "FILE")]
@@ -31,7 +31,7 @@ pub(crate) struct RatesArgs {
     dry_run: bool,
 }
 
-#[derive(Debug, Args)]
+#[derive(Debug, Default, Args)]
 pub(crate) struct PricesArgs {
     /// Price files, processed in the order given.
     #[arg(required = true, value_name = "FILE")]
@@ -54,6 +54,15 @@ pub(crate) struct PricesArgs {
     /// Run every check and write nothing.
     #[arg(long)]
     dry_run: bool,
+}
+
+/// Where a stored value's row sits in the file, for conflict findings.
+#[derive(Clone, Debug, Default)]
+struct Position {
+    line: u64,
+    column: usize,
+    header: String,
+    key: String,
 }
 
 fn policy(replace: bool, skip_invalid: bool) -> ConflictPolicy {
@@ -106,8 +115,21 @@ pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> 
     let Some(bytes) = read(&args.file, &mut report) else {
         return finish(&[report], json);
     };
-    let progress = Progress::start(&name, &bytes);
-    let parsed = importers::rates::parse_ecb(&bytes);
+    let report = import_rates(&mut store, &name, &bytes, args);
+    finish(&[report], json)
+}
+
+/// Imports one ECB file's bytes (read from disk, or bundled for `cartera demo`).
+pub(crate) fn import_rates(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    bytes: &[u8],
+    args: &RatesArgs,
+) -> FileReport {
+    let mut report = FileReport::new(name, "rates");
+    report.format = Some("ecb".to_owned());
+    let progress = Progress::start(name, bytes);
+    let parsed = importers::rates::parse_ecb(bytes);
     report.rows_read = parsed.rows_read;
     report.invalid_rows = parsed.invalid_rows;
     report.findings = parsed
@@ -118,7 +140,7 @@ pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> 
     if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
         progress.finish();
         report.finish(FileResult::Rejected);
-        return finish(&[report], json);
+        return report;
     }
     let mut rows = Vec::with_capacity(parsed.rates.len());
     let mut positions = Vec::with_capacity(parsed.rates.len());
@@ -130,28 +152,25 @@ pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> 
                 date: rate.date,
                 rate: rate.rate,
             });
-            positions.push((
-                rate.line,
-                rate.column,
-                format!("{} {}", rate.currency, rate.date),
-            ));
+            positions.push(Position {
+                line: rate.line,
+                column: rate.column,
+                header: rate.currency.clone(),
+                key: format!("{} {}", rate.currency, rate.date),
+            });
         }
     }
     let batch = RateBatch {
         log: log(
-            &name,
-            &bytes,
+            name,
+            bytes,
             "ecb",
             flags(args.replace, args.skip_invalid),
             parsed.rows_read,
         ),
         rows,
         on_conflict: policy(args.replace, args.skip_invalid),
-        mode: if args.dry_run {
-            WriteMode::DryRun
-        } else {
-            WriteMode::Commit
-        },
+        mode: write_mode(args.dry_run),
     };
     let outcome = store.write_rates(&batch);
     progress.finish();
@@ -163,7 +182,7 @@ pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> 
         args.dry_run,
         parsed.duplicates_in_file,
     );
-    finish(&[report], json)
+    report
 }
 
 pub(crate) fn run_prices(ledger: Option<&Path>, json: bool, args: &PricesArgs) -> Result<Outcome> {
@@ -183,80 +202,99 @@ pub(crate) fn run_prices(ledger: Option<&Path>, json: bool, args: &PricesArgs) -
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let name = file.display().to_string();
-        let mut report = FileReport::new(&name, "prices");
-        let Some(bytes) = read(file, &mut report) else {
-            reports.push(report);
+        let mut unread = FileReport::new(&name, "prices");
+        let Some(bytes) = read(file, &mut unread) else {
+            reports.push(unread);
             continue;
         };
         let file_name = file
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let progress = Progress::start(&name, &bytes);
-        let parsed = importers::prices::parse(&file_name, &bytes, &options);
-        report.format = parsed.format.map(|f| f.id().to_owned());
-        report.rows_read = parsed.rows_read;
-        report.invalid_rows = parsed.invalid_rows;
-        report.findings = parsed
-            .findings
-            .iter()
-            .map(FindingOut::from_importer)
-            .collect();
-        if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
-            progress.finish();
-            report.finish(FileResult::Rejected);
-            reports.push(report);
-            continue;
-        }
-        let mut options_used = Vec::new();
-        for (flag, value) in [
-            ("--format", &args.format),
-            ("--symbol", &args.symbol),
-            ("--currency", &args.currency),
-        ] {
-            if let Some(value) = value {
-                options_used.extend([flag.to_owned(), value.clone()]);
-            }
-        }
-        options_used.extend(flags(args.replace, args.skip_invalid));
-        let format = report.format.clone().unwrap_or_default();
-        let positions: Vec<(u64, usize, String)> = parsed
-            .prices
-            .iter()
-            .map(|p| (p.line, 1, format!("{} {} {}", p.asset, p.currency, p.date)))
-            .collect();
-        let batch = PriceBatch {
-            log: log(&name, &bytes, &format, options_used, parsed.rows_read),
-            rows: parsed
-                .prices
-                .iter()
-                .map(|p| PriceRow {
-                    asset: p.asset,
-                    date: p.date,
-                    close: p.close,
-                    currency: p.currency,
-                })
-                .collect(),
-            on_conflict: policy(args.replace, args.skip_invalid),
-            mode: if args.dry_run {
-                WriteMode::DryRun
-            } else {
-                WriteMode::Commit
-            },
-        };
-        let outcome = store.write_prices(&batch);
-        progress.finish();
-        settle(
-            &mut report,
-            outcome,
-            &positions,
-            "price-conflict",
-            args.dry_run,
-            0,
-        );
+        let report = import_prices(&mut store, &name, &file_name, &bytes, &options, args);
         reports.push(report);
     }
     finish(&reports, json)
+}
+
+/// Imports one price file's bytes (read from disk, or bundled for `cartera demo`).
+pub(crate) fn import_prices(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    file_name: &str,
+    bytes: &[u8],
+    options: &PriceOptions,
+    args: &PricesArgs,
+) -> FileReport {
+    let mut report = FileReport::new(name, "prices");
+    let progress = Progress::start(name, bytes);
+    let parsed = importers::prices::parse(file_name, bytes, options);
+    report.format = parsed.format.map(|f| f.id().to_owned());
+    report.rows_read = parsed.rows_read;
+    report.invalid_rows = parsed.invalid_rows;
+    report.findings = parsed
+        .findings
+        .iter()
+        .map(FindingOut::from_importer)
+        .collect();
+    if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
+        progress.finish();
+        report.finish(FileResult::Rejected);
+        return report;
+    }
+    let mut options_used = Vec::new();
+    for (flag, value) in [
+        ("--format", &args.format),
+        ("--symbol", &args.symbol),
+        ("--currency", &args.currency),
+    ] {
+        if let Some(value) = value {
+            options_used.extend([flag.to_owned(), value.clone()]);
+        }
+    }
+    options_used.extend(flags(args.replace, args.skip_invalid));
+    let format = report.format.clone().unwrap_or_default();
+    let (column, header) = match parsed.format {
+        Some(PriceFormat::Series) => (2, "price"),
+        Some(PriceFormat::KrakenOhlcvt) => (5, "close"),
+        Some(PriceFormat::Daily) | None => (3, "close"),
+    };
+    let positions: Vec<Position> = parsed
+        .prices
+        .iter()
+        .map(|p| Position {
+            line: p.line,
+            column,
+            header: header.to_owned(),
+            key: format!("{} {} {}", p.asset, p.currency, p.date),
+        })
+        .collect();
+    let batch = PriceBatch {
+        log: log(name, bytes, &format, options_used, parsed.rows_read),
+        rows: parsed
+            .prices
+            .iter()
+            .map(|p| PriceRow {
+                asset: p.asset,
+                date: p.date,
+                close: p.close,
+                currency: p.currency,
+            })
+            .collect(),
+        on_conflict: policy(args.replace, args.skip_invalid),
+        mode: write_mode(args.dry_run),
+    };
+    let outcome = store.write_prices(&batch);
+    progress.finish();
+    settle(
+        &mut report,
+        outcome,
+        &positions,
+        "price-conflict",
+        args.dry_run,
+        0,
+    );
+    report
 }
 
 fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
@@ -281,7 +319,7 @@ fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
 fn settle(
     report: &mut FileReport,
     outcome: use_cases::PortResult<MarketOutcome>,
-    positions: &[(u64, usize, String)],
+    positions: &[Position],
     conflict_code: &'static str,
     dry_run: bool,
     in_file_duplicates: u64,
@@ -306,13 +344,18 @@ fn settle(
         if replacing {
             continue;
         }
-        let (line, column, key) = positions.get(conflict.index).cloned().unwrap_or_default();
+        let Position {
+            line,
+            column,
+            header,
+            key,
+        } = positions.get(conflict.index).cloned().unwrap_or_default();
         report.findings.push(FindingOut {
             level: "error",
             code: conflict_code,
             line,
             column,
-            header: "-".to_owned(),
+            header,
             message: format!(
                 "the ledger holds {} for {key}; the file says {}; use --replace to overwrite",
                 conflict.stored, conflict.new

@@ -290,15 +290,17 @@ fn row_detail(conn: &Connection, row_key: &str) -> PortResult<Option<RowDetail>>
     let mut statement = conn
         .prepare_cached(
             "SELECT r.seq, r.import_id, l.file_name, r.source_lines, r.source_ref, r.note, \
-                    r.content_key, r.trade_price, r.realized_pnl IS NOT NULL, r.funding IS NOT NULL \
-             FROM (SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                    r.content_key, r.trade_price, r.realized_pnl IS NOT NULL, r.funding IS NOT NULL, \
+                    a.name \
+             FROM (SELECT seq, import_id, account_id, source_lines, source_ref, note, content_key, \
                           NULL AS trade_price, NULL AS realized_pnl, NULL AS funding \
                    FROM spot_rows WHERE row_key = ?1 \
                    UNION ALL \
-                   SELECT seq, import_id, source_lines, source_ref, note, content_key, \
+                   SELECT seq, import_id, account_id, source_lines, source_ref, note, content_key, \
                           trade_price, realized_pnl, funding \
                    FROM futures_rows WHERE row_key = ?1) AS r \
-             JOIN import_log l ON l.id = r.import_id",
+             JOIN import_log l ON l.id = r.import_id \
+             JOIN accounts a ON a.id = r.account_id",
         )
         .map_err(map_err)?;
     let mut rows = statement
@@ -320,6 +322,7 @@ fn row_detail(conn: &Connection, row_key: &str) -> PortResult<Option<RowDetail>>
         trade_price: opt_decimal_col(v(7), "trade price")?,
         realized_pnl_stated: int_col(v(8), "realized pnl stated")? != 0,
         funding_stated: int_col(v(9), "funding stated")? != 0,
+        account: text_col(v(10), "account name")?,
     }))
 }
 

@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod decimal;
+pub mod dto;
 pub mod vocab;
 
 pub use vocab::{

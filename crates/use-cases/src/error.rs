@@ -66,3 +66,48 @@ pub enum PortError {
 
 /// Result of a port call.
 pub type PortResult<T> = Result<T, PortError>;
+
+/// The error every use case returns.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum UseCaseError {
+    /// Something the request names does not exist (`symbol ETH`, `row k1`, `account Foo`).
+    #[error("{what} not found")]
+    NotFound {
+        /// What was looked for.
+        what: String,
+    },
+    /// A request field breaks a rule.
+    #[error("invalid {field}: {reason}")]
+    InvalidRequest {
+        /// The field.
+        field: String,
+        /// The rule it breaks.
+        reason: String,
+    },
+    /// A stored setting (or a value to store) breaks its rule.
+    #[error("invalid setting {key}: {reason}")]
+    InvalidSetting {
+        /// The setting key.
+        key: String,
+        /// The rule it breaks.
+        reason: String,
+    },
+    /// Data the answer needs is absent; `hint` says how to get it.
+    #[error("{what}: {hint}")]
+    MissingData {
+        /// What is missing.
+        what: String,
+        /// How to get it (a command to run).
+        hint: String,
+    },
+    /// A port failed.
+    #[error(transparent)]
+    Port(#[from] PortError),
+    /// The engine failed (arithmetic overflow, inconsistent settings).
+    #[error(transparent)]
+    Domain(#[from] core_domain::DomainError),
+}
+
+/// Result of a use case.
+pub type UseCaseResult<T> = Result<T, UseCaseError>;

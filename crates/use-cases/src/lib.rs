@@ -6,12 +6,18 @@
 //! loads what it needs through them, runs `core-domain` and returns shared-types DTOs.
 //! Adapters (`ledger-sqlite`, `importers`) implement or feed the ports and are never depended
 //! on from here. The read ports carry no write method, so the read-only AI surface cannot
-//! change the ledger by construction. This first version holds the port traits and the record
-//! types the importers' output is mapped to; the use cases arrive with later issues.
+//! change the ledger by construction. [`queries::ReadUseCases`] answers every read question
+//! (implemented by [`queries::LedgerQueries`], which computes the derived state once per ledger
+//! version); [`commands`] holds the validated corrections the CLI writes.
 
 #![deny(clippy::float_arithmetic)]
 
+pub mod commands;
 pub mod error;
 pub mod ports;
+pub mod queries;
 
-pub use error::{PortError, PortResult};
+#[cfg(test)]
+pub(crate) mod fake;
+
+pub use error::{PortError, PortResult, UseCaseError, UseCaseResult};

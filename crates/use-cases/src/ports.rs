@@ -69,6 +69,8 @@ pub struct RowDetail {
     pub realized_pnl_stated: bool,
     /// Futures only: whether `funding` was stated by the source (absent reads as 0).
     pub funding_stated: bool,
+    /// The name of the account the row is booked on, as stored.
+    pub account: String,
 }
 
 /// One entry of the import log (`imports.md` §1.15), as stored.

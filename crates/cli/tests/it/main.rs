@@ -1,6 +1,12 @@
 //! Integration tests of the `cartera` binary: each test runs the real executable on a temporary
-//! ledger and reads the result back through the store's ports.
+//! ledger (a fresh demo ledger for the report and correction commands) and reads the result
+//! back through its output or the store's ports.
 #![allow(clippy::print_stderr, reason = "tests say why they skip")]
 
+mod acceptance;
+mod corrections;
+mod demo;
+mod errors;
 mod import;
+mod reports;
 mod support;

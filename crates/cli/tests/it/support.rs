@@ -116,3 +116,70 @@ pub(crate) fn counts(ledger: &Path) -> (u64, usize, usize) {
         store.futures_rows().expect("futures").len(),
     )
 }
+
+/// "Now" for the report commands of the tests: noon UTC on the last day of the demo's prices,
+/// so that the portfolio is valued and every run prints the same bytes.
+pub(crate) const TEST_NOW: &str = "2024-12-31T12:00:00Z";
+
+/// A demo ledger built by `cartera demo --keep DIR` in a fresh temporary folder.
+pub(crate) struct DemoLedger {
+    /// Holds the folder for the life of the test.
+    pub(crate) dir: tempfile::TempDir,
+    /// `DIR/ledger.sqlite`.
+    pub(crate) path: PathBuf,
+}
+
+impl DemoLedger {
+    pub(crate) fn build() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let output = cartera()
+            .arg("demo")
+            .arg("--keep")
+            .arg(dir.path())
+            .output()
+            .expect("cartera runs");
+        assert!(output.status.success(), "demo failed: {}", stderr(&output));
+        let path = dir.path().join("ledger.sqlite");
+        Self { dir, path }
+    }
+
+    /// Runs a command on the demo ledger with the test clock.
+    pub(crate) fn run(&self, args: &[&str]) -> Output {
+        run_at(&self.path, args)
+    }
+
+    /// Runs a command that must succeed; returns its stdout.
+    pub(crate) fn ok(&self, args: &[&str]) -> String {
+        let output = self.run(args);
+        assert!(
+            output.status.success(),
+            "cartera {args:?} failed ({:?}): {}",
+            output.status.code(),
+            stderr(&output)
+        );
+        stdout(&output)
+    }
+
+    /// Runs a command that must succeed with `--json`; returns the parsed document.
+    pub(crate) fn json(&self, args: &[&str]) -> serde_json::Value {
+        let mut all = vec!["--json"];
+        all.extend_from_slice(args);
+        serde_json::from_str(&self.ok(&all)).expect("--json prints one JSON document")
+    }
+
+    /// Replaces the temporary folder in a text by `[DIR]`.
+    pub(crate) fn redact(&self, text: &str) -> String {
+        text.replace(&self.dir.path().display().to_string(), "[DIR]")
+    }
+}
+
+/// Runs `cartera --ledger <ledger> <args>` with `CARTERA_NOW` = [`TEST_NOW`].
+pub(crate) fn run_at(ledger: &Path, args: &[&str]) -> Output {
+    cartera()
+        .env("CARTERA_NOW", TEST_NOW)
+        .arg("--ledger")
+        .arg(ledger)
+        .args(args)
+        .output()
+        .expect("cartera runs")
+}

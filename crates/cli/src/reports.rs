@@ -1,0 +1,1624 @@
+//! The read commands: `portfolio`, `tax`, `tax compare`, `integrity`, `lots`, `tx` and
+//! `holdings-at`. Each asks one use case for its DTO and prints it as aligned tables, or as
+//! one JSON document with `--json` (the DTO itself).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use clap::{Args, Subcommand};
+use core_domain::{Date, FiscalTimezone};
+use ledger_sqlite::SqliteLedger;
+use serde::Serialize;
+use shared_types::SpotTxType;
+use shared_types::dto::{
+    AccountHoldingsResult, AccountSection, CompletenessDto, CustodianDto, FeeDto, FiscalIntegrity,
+    HoldingsAtDto, Metrics, PortfolioSummary, TaxCsvFiles, TaxReport, TaxSummary,
+    TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
+};
+use use_cases::UseCaseResult;
+use use_cases::ports::{Clock, LedgerRead, PriceStore, SettingKey, SettingsStore};
+use use_cases::queries::{
+    AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
+    HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
+};
+
+use crate::session::{CliClock, explain, fail, open_existing};
+use crate::table::{Align, Table, opt, pairs, unit_price};
+use crate::{Outcome, UsageError};
+
+/// Rows per page of `cartera tx` and lots per page of `cartera lots`.
+const PAGE_SIZE: usize = 50;
+
+#[derive(Debug, Args)]
+pub(crate) struct PortfolioArgs {
+    /// Currency of the figures (default: the display_currency setting, else EUR).
+    #[arg(long, value_parser = ["EUR", "USD"])]
+    currency: Option<String>,
+    /// Only the holdings of this account and its sub-accounts (custody quantities).
+    #[arg(long, value_name = "NAME")]
+    account: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub(crate) struct TaxArgs {
+    #[command(subcommand)]
+    compare: Option<TaxCommand>,
+    /// The fiscal year.
+    #[arg(value_name = "YEAR", required = true)]
+    year: Option<i32>,
+    /// Also write `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` into DIR.
+    #[arg(long, value_name = "DIR")]
+    csv: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum TaxCommand {
+    /// Two years side by side: the sixteen summary fields and their deltas (B − A).
+    #[command(after_help = "Example:\n  cartera tax compare 2023 2024")]
+    Compare {
+        /// First year.
+        #[arg(value_name = "YEAR_A")]
+        year_a: i32,
+        /// Second year (deltas are YEAR_B − YEAR_A).
+        #[arg(value_name = "YEAR_B")]
+        year_b: i32,
+    },
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct IntegrityArgs {
+    /// List the rows of this quality flag (MISSING_PRICE, MISSING_ACQUISITION, …).
+    #[arg(long, value_name = "FLAG")]
+    flag: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct LotsArgs {
+    /// The asset symbol (case-insensitive).
+    #[arg(value_name = "SYMBOL")]
+    symbol: String,
+    /// Page of lots, newest first (from 1).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    page: u32,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct TxArgs {
+    /// Either side of the transaction is this asset.
+    #[arg(long, value_name = "S")]
+    symbol: Option<String>,
+    /// From this fiscal date (YYYY-MM-DD, inclusive).
+    #[arg(long, value_name = "D", value_parser = parse_date)]
+    from: Option<Date>,
+    /// To this fiscal date (YYYY-MM-DD, inclusive).
+    #[arg(long, value_name = "D", value_parser = parse_date)]
+    to: Option<Date>,
+    /// Only this transaction type (repeatable): BUY, SELL, SWAP, STAKING, TRANSFER_IN, …
+    #[arg(long = "type", value_name = "T")]
+    types: Vec<String>,
+    /// Page (from 1), newest first.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    page: u32,
+    /// Show the row keys that `cartera edit`, `link` and `unlink` take.
+    #[arg(long)]
+    keys: bool,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct HoldingsAtArgs {
+    /// The fiscal date (YYYY-MM-DD); a 31 December adds the Modelo 721 / 714 figures.
+    #[arg(value_name = "DATE", value_parser = parse_date)]
+    date: Date,
+}
+
+/// A `YYYY-MM-DD` date argument.
+pub(crate) fn parse_date(text: &str) -> Result<Date, String> {
+    Date::parse_from_str(text, "%Y-%m-%d")
+        .map_err(|_| format!("\"{text}\" is not a date: write it as YYYY-MM-DD (2024-12-31)"))
+}
+
+/// The store and its use cases, for one command.
+pub(crate) struct Session {
+    pub(crate) path: PathBuf,
+    store: SqliteLedger,
+    pub(crate) queries: Box<dyn ReadUseCases>,
+    facts: std::cell::OnceCell<LedgerFacts>,
+    clock: CliClock,
+}
+
+/// What the error messages need to know about the ledger.
+#[derive(Debug, Default)]
+struct LedgerFacts {
+    /// Fiscal years holding a row.
+    years: BTreeSet<i32>,
+    /// Every asset symbol a row names (fiat included).
+    assets: BTreeSet<String>,
+}
+
+impl Session {
+    pub(crate) fn open(explicit: Option<&Path>) -> Result<Self> {
+        Self::open_with_clock(explicit, CliClock::from_env()?)
+    }
+
+    pub(crate) fn open_with_clock(explicit: Option<&Path>, clock: CliClock) -> Result<Self> {
+        let (path, store) = open_existing(explicit)?;
+        let queries = crate::session::queries(&path, clock)?;
+        Ok(Self {
+            path,
+            store,
+            queries,
+            facts: std::cell::OnceCell::new(),
+            clock,
+        })
+    }
+
+    fn store(&self) -> &SqliteLedger {
+        &self.store
+    }
+
+    /// Fails (exit 1) when the ledger holds no transaction.
+    fn require_rows(&self) -> Result<()> {
+        if self.years()?.is_empty() {
+            return fail(format!(
+                "the ledger {} holds no transactions: import exports with `cartera import FILE…` \
+                 (or try `cartera demo`)",
+                self.path.display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The fiscal years that hold a spot or futures row, in order.
+    pub(crate) fn years(&self) -> Result<BTreeSet<i32>> {
+        Ok(self.facts()?.years.clone())
+    }
+
+    /// Years and assets of the ledger, read once per command.
+    fn facts(&self) -> Result<&LedgerFacts> {
+        if let Some(facts) = self.facts.get() {
+            return Ok(facts);
+        }
+        let store = self.store();
+        let zone = store
+            .setting(SettingKey::FiscalTimezone)
+            .ok()
+            .flatten()
+            .and_then(|json| serde_json::from_str::<String>(&json).ok())
+            .and_then(|name| FiscalTimezone::parse(&name).ok())
+            .unwrap_or_default();
+        let mut facts = LedgerFacts::default();
+        for row in store.spot_rows().context("cannot read the ledger")? {
+            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
+            for asset in [
+                row.inflow.map(|a| a.asset),
+                row.outflow.map(|a| a.asset),
+                row.fee.map(|f| f.asset),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                facts.assets.insert(asset.as_str().to_owned());
+            }
+        }
+        for row in store.futures_rows().context("cannot read the ledger")? {
+            facts.years.insert(year_of(zone.fiscal_date(row.instant)));
+            facts
+                .assets
+                .insert(row.settlement_asset.as_str().to_owned());
+        }
+        Ok(self.facts.get_or_init(|| facts))
+    }
+
+    /// Fails (exit 1) when no row of the ledger names `symbol`; returns it upper-cased.
+    fn require_symbol(&self, symbol: &str, crypto_only: bool) -> Result<String> {
+        let upper = symbol.trim().to_ascii_uppercase();
+        let facts = self.facts()?;
+        if crypto_only && shared_types::is_fiat_code(&upper) {
+            return fail(format!(
+                "{upper} is a fiat currency: FIFO lots are kept for crypto assets only"
+            ));
+        }
+        if !facts.assets.contains(&upper) {
+            let known: Vec<&str> = facts
+                .assets
+                .iter()
+                .filter(|a| !shared_types::is_fiat_code(a))
+                .map(String::as_str)
+                .collect();
+            return fail(format!(
+                "unknown symbol {upper}: no transaction of the ledger moves it; the ledger's \
+                 crypto assets are {}",
+                known.join(", ")
+            ));
+        }
+        Ok(upper)
+    }
+
+    /// Fails (exit 1) when `year` is outside the years the ledger covers.
+    fn require_year(&self, year: i32) -> Result<()> {
+        let years = self.years()?;
+        let (Some(first), Some(last)) = (years.first(), years.last()) else {
+            return self.require_rows();
+        };
+        // Years after the last transaction are known up to the current one: a carried-forward
+        // loss can still be used or expire there. Years before the first are not.
+        let current = year_of(self.clock.now().utc_date());
+        let upper = (*last).max(current);
+        if year < *first {
+            return fail(format!(
+                "no IRPF report for {year}: the ledger's transactions start in {first} (they cover \
+                 {first}–{last}); import the exports of {year} with `cartera import FILE…`"
+            ));
+        }
+        if year > upper {
+            return fail(format!(
+                "no IRPF report for {year}: it is after the current year {current} (the ledger's \
+                 transactions cover {first}–{last})"
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn year_of(date: Date) -> i32 {
+    use chrono::Datelike as _;
+    date.year()
+}
+
+/// Unwraps a use-case answer; an error is an exit-1 failure with its message.
+fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
+    result.or_else(|error| fail(explain(&error)))
+}
+
+fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
+    let text = serde_json::to_string_pretty(value).context("cannot serialise the answer")?;
+    println!("{text}");
+    Ok(Outcome::Success)
+}
+
+// ---------------------------------------------------------------------------------------------
+// portfolio
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn run_portfolio(
+    ledger: Option<&Path>,
+    json: bool,
+    args: &PortfolioArgs,
+) -> Result<Outcome> {
+    let session = Session::open(ledger)?;
+    session.require_rows()?;
+    let currency = args.currency.as_deref().map(|c| {
+        if c == "USD" {
+            DisplayCurrency::Usd
+        } else {
+            DisplayCurrency::Eur
+        }
+    });
+    if let Some(name) = &args.account {
+        let result = answer(
+            session
+                .queries
+                .get_account_holdings(&AccountHoldingsRequest {
+                    account_name: name.clone(),
+                    currency,
+                }),
+        )?;
+        return match result {
+            AccountHoldingsResult::Resolved { .. } if json => print_json(&result),
+            AccountHoldingsResult::Resolved {
+                account_name,
+                sections,
+                empty_account_count,
+            } => {
+                print!(
+                    "{}",
+                    render_account_holdings(&account_name, &sections, empty_account_count)
+                );
+                Ok(Outcome::Success)
+            }
+            AccountHoldingsResult::Ambiguous { candidates } => fail(format!(
+                "several accounts start with \"{name}\": {}; give the full name",
+                candidates.join(", ")
+            )),
+            AccountHoldingsResult::NotFound { available } => fail(format!(
+                "no account is named \"{name}\"; accounts: {} (see `cartera accounts`)",
+                available.join(", ")
+            )),
+        };
+    }
+    let summary = answer(
+        session
+            .queries
+            .get_portfolio_summary(&CurrencyRequest { currency }),
+    )?;
+    if json {
+        return print_json(&summary);
+    }
+    print!("{}", render_portfolio(&summary));
+    Ok(Outcome::Success)
+}
+
+fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool) -> String {
+    let avg = format!("avg cost {currency}");
+    let cost = format!("cost basis {currency}");
+    let price = format!("price {currency}");
+    let value = format!("value {currency}");
+    let pnl = format!("unrealized {currency}");
+    let mut columns = vec![
+        ("asset", Align::Left),
+        ("quantity", Align::Right),
+        (avg.as_str(), Align::Right),
+        (cost.as_str(), Align::Right),
+        (price.as_str(), Align::Right),
+        (value.as_str(), Align::Right),
+        (pnl.as_str(), Align::Right),
+        ("allocation %", Align::Right),
+    ];
+    if with_locations {
+        columns.push(("held at", Align::Left));
+    }
+    let mut table = Table::new(&columns);
+    for h in holdings {
+        let mut cells = vec![
+            h.symbol.clone(),
+            h.amount.clone(),
+            unit_price(&h.avg_price_fiat),
+            h.cost_basis_fiat.clone(),
+            unit_price(&h.current_price_fiat),
+            h.current_value_fiat.clone(),
+            h.unrealized_pnl_fiat.clone(),
+            h.allocation_pct.clone(),
+        ];
+        if with_locations {
+            cells.push(h.locations.join(", "));
+        }
+        table.row(cells);
+    }
+    table.render()
+}
+
+fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: bool) -> String {
+    let cost = format!("cost basis {currency}");
+    let mut columns = vec![
+        ("asset", Align::Left),
+        ("quantity", Align::Right),
+        (cost.as_str(), Align::Right),
+        ("reason", Align::Left),
+    ];
+    if with_locations {
+        columns.push(("held at", Align::Left));
+    }
+    let mut table = Table::new(&columns);
+    for h in holdings {
+        let mut cells = vec![
+            h.symbol.clone(),
+            h.amount.clone(),
+            opt(h.cost_basis_fiat.as_ref()),
+            unvalued_reason(&h.reason).to_owned(),
+        ];
+        if with_locations {
+            cells.push(h.locations.join(", "));
+        }
+        table.row(cells);
+    }
+    table.render()
+}
+
+fn unvalued_reason(reason: &str) -> &str {
+    match reason {
+        "no_price" => "no price",
+        "no_rate" => "no ECB rate",
+        other => other,
+    }
+}
+
+fn metrics_block(metrics: &Metrics, with_realized: bool) -> String {
+    let c = &metrics.currency;
+    let mut rows = vec![
+        ("equity", format!("{} {c}", metrics.total_equity_fiat)),
+        (
+            "cost basis",
+            format!("{} {c}", metrics.total_cost_basis_fiat),
+        ),
+        (
+            "unrealized PnL",
+            format!("{} {c}", metrics.total_unrealized_pnl_fiat),
+        ),
+    ];
+    if with_realized {
+        rows.push((
+            "realized PnL",
+            format!("{} {c}", metrics.total_realized_pnl_fiat),
+        ));
+        rows.push(("total PnL", format!("{} {c}", metrics.total_pnl_fiat)));
+    }
+    pairs(&rows)
+}
+
+fn completeness_notes(metrics: &Metrics) -> String {
+    let mut out = String::new();
+    if metrics.prices_incomplete {
+        out.push_str(
+            "warning: some holdings have no price: their value is unknown and left out of the \
+             totals; run `cartera prices import FILE…`\n",
+        );
+    }
+    if metrics.rates_incomplete {
+        out.push_str(
+            "warning: a conversion needs an ECB rate that is not stored: the figures it feeds are \
+             left out; run `cartera rates import eurofxref-hist.zip`\n",
+        );
+    }
+    out
+}
+
+pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
+    let currency = &summary.metrics.currency;
+    let mut out = format!("Portfolio on {} ({currency})\n\n", summary.as_of);
+    if summary.valued.is_empty() && summary.unvalued.is_empty() {
+        out.push_str("No holdings: every asset bought has been sold or spent.\n\n");
+    }
+    if !summary.valued.is_empty() {
+        out.push_str("Valued holdings\n");
+        out.push_str(&valued_table(&summary.valued, currency, true));
+        out.push('\n');
+    }
+    if !summary.unvalued.is_empty() {
+        out.push_str("Unvalued holdings (not in the totals; never counted as zero)\n");
+        out.push_str(&unvalued_table(&summary.unvalued, currency, true));
+        out.push('\n');
+    }
+    out.push_str("Totals (valued holdings)\n");
+    out.push_str(&metrics_block(&summary.metrics, true));
+    if summary.missing.is_empty() {
+        out.push_str(&completeness_notes(&summary.metrics));
+    }
+    for notice in &summary.missing {
+        let _ = writeln!(out, "warning: {}: {}", notice.what, notice.hint);
+    }
+    out
+}
+
+fn render_account_holdings(name: &str, sections: &[AccountSection], empty: u64) -> String {
+    let mut out = format!("Holdings of {name} and its sub-accounts (custody quantities)\n");
+    if sections.is_empty() {
+        out.push_str("\nNothing is held there now.\n");
+    }
+    for section in sections {
+        let currency = &section.metrics.currency;
+        let _ = writeln!(out, "\n{} ({currency})", section.account_name);
+        if !section.ranked.is_empty() {
+            out.push_str(&valued_table(&section.ranked, currency, false));
+        }
+        if !section.unvalued.is_empty() {
+            out.push_str("Unvalued (not in the totals)\n");
+            out.push_str(&unvalued_table(&section.unvalued, currency, false));
+        }
+        out.push_str(&metrics_block(&section.metrics, false));
+        out.push_str(&completeness_notes(&section.metrics));
+    }
+    if empty > 0 {
+        let _ = writeln!(out, "\n{empty} more account(s) of the tree hold nothing.");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// tax, tax compare
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Result<Outcome> {
+    if let Some(TaxCommand::Compare { year_a, year_b }) = args.compare {
+        return run_compare(ledger, json, year_a, year_b);
+    }
+    let Some(year) = args.year else {
+        return Err(UsageError {
+            code: "missing-year",
+            reason: "give the fiscal year: `cartera tax 2024`".to_owned(),
+        }
+        .into());
+    };
+    let session = Session::open(ledger)?;
+    session.require_year(year)?;
+    let report = tax_report(&session, year)?;
+    if let Some(dir) = &args.csv {
+        let files = answer(session.queries.get_tax_report_csv(&TaxReportRequest {
+            year,
+            with_year_end_holdings: false,
+        }))?;
+        write_csv(dir, &files)?;
+    }
+    if json {
+        return print_json(&report);
+    }
+    print!("{}", render_tax(&report));
+    Ok(Outcome::Success)
+}
+
+pub(crate) fn tax_report(session: &Session, year: i32) -> Result<TaxReport> {
+    answer(session.queries.get_spanish_tax_report(&TaxReportRequest {
+        year,
+        with_year_end_holdings: false,
+    }))
+}
+
+fn run_compare(ledger: Option<&Path>, json: bool, year_a: i32, year_b: i32) -> Result<Outcome> {
+    if year_a == year_b {
+        return Err(UsageError {
+            code: "same-year",
+            reason: format!("compare two different years (both are {year_a})"),
+        }
+        .into());
+    }
+    let session = Session::open(ledger)?;
+    session.require_year(year_a)?;
+    session.require_year(year_b)?;
+    let comparison = answer(
+        session
+            .queries
+            .compare_tax_years(&CompareTaxYearsRequest { year_a, year_b }),
+    )?;
+    if json {
+        return print_json(&comparison);
+    }
+    print!("{}", render_compare(&comparison));
+    Ok(Outcome::Success)
+}
+
+/// The sixteen summary fields with their labels, in `irpf.md` §7.1 order.
+fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16] {
+    [
+        ("capital gains", Some(&summary.capital_gains)),
+        ("capital losses", Some(&summary.capital_losses)),
+        (
+            "savings base yields (staking, lending)",
+            Some(&summary.savings_base_yields),
+        ),
+        (
+            "general base airdrops",
+            Some(&summary.general_base_airdrops),
+        ),
+        (
+            "net patrimonial result",
+            Some(&summary.net_patrimonial_result),
+        ),
+        ("estimated IRPF", summary.estimated_irpf.as_ref()),
+        (
+            "savings transmission balance",
+            Some(&summary.savings_transmission_balance),
+        ),
+        (
+            "general short-term balance",
+            Some(&summary.general_short_term_balance),
+        ),
+        (
+            "current-year cross-compensation",
+            Some(&summary.current_year_cross_compensation),
+        ),
+        ("carry-forward used", Some(&summary.carry_forward_used)),
+        (
+            "savings base after compensation",
+            Some(&summary.savings_base_after_compensation),
+        ),
+        (
+            "general gains after compensation",
+            Some(&summary.general_gains_after_compensation),
+        ),
+        (
+            "carry-forward generated",
+            Some(&summary.carry_forward_generated),
+        ),
+        (
+            "carry-forward remaining",
+            Some(&summary.carry_forward_remaining),
+        ),
+        (
+            "carry-forward expired",
+            Some(&summary.carry_forward_expired),
+        ),
+        (
+            "economic activity income",
+            Some(&summary.economic_activity_income),
+        ),
+    ]
+}
+
+fn completeness_text(status: &CompletenessDto) -> String {
+    match status {
+        CompletenessDto::Complete => "COMPLETE".to_owned(),
+        CompletenessDto::Incomplete { reasons } => {
+            format!("INCOMPLETE ({})", reasons.join(", "))
+        }
+    }
+}
+
+#[allow(
+    clippy::too_many_lines,
+    reason = "one section after another, in the order of irpf.md §7"
+)]
+pub(crate) fn render_tax(report: &TaxReport) -> String {
+    let mut out = format!(
+        "IRPF {} ({}, {}): {}\n\n",
+        report.year,
+        report.currency,
+        report.method,
+        completeness_text(&report.completeness.status)
+    );
+    out.push_str("Summary (EUR)\n");
+    let rows: Vec<(&str, String)> = summary_fields(&report.summary)
+        .into_iter()
+        .map(|(label, value)| {
+            (
+                label,
+                value
+                    .cloned()
+                    .unwrap_or_else(|| "- (no savings scale for the year)".to_owned()),
+            )
+        })
+        .collect();
+    out.push_str(&pairs(&rows));
+
+    let bases = &report.bases;
+    if !bases.brackets.is_empty() {
+        out.push_str("\nSavings scale\n");
+        let mut table = Table::new(&[
+            ("from EUR", Align::Right),
+            ("to EUR", Align::Right),
+            ("rate", Align::Right),
+            ("taxed EUR", Align::Right),
+            ("tax EUR", Align::Right),
+        ]);
+        for b in &bases.brackets {
+            table.row([
+                b.lower.clone(),
+                b.upper.clone().unwrap_or_else(|| "and above".to_owned()),
+                b.rate.clone(),
+                b.taxed_amount.clone(),
+                b.tax.clone(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+
+    let carry = &report.carry_forward;
+    if !carry.used.is_empty() {
+        out.push_str("\nCarry-forward used\n");
+        let mut table = Table::new(&[
+            ("origin year", Align::Right),
+            ("kind", Align::Left),
+            ("source", Align::Left),
+            ("nature", Align::Left),
+            ("amount EUR", Align::Right),
+        ]);
+        for u in &carry.used {
+            table.row([
+                u.origin_year.to_string(),
+                u.kind.clone(),
+                u.source.clone(),
+                u.nature.clone(),
+                u.amount.clone(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+    for (title, items) in [
+        ("Carry-forward generated", &carry.generated),
+        ("Carry-forward expired", &carry.expired),
+    ] {
+        if items.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{title}");
+        let mut table = Table::new(&[
+            ("origin year", Align::Right),
+            ("kind", Align::Left),
+            ("amount EUR", Align::Right),
+        ]);
+        for item in items {
+            table.row([
+                item.origin_year.to_string(),
+                item.kind.clone(),
+                item.amount.clone(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+    if !carry.remaining.is_empty() {
+        out.push_str("\nCarry-forward remaining\n");
+        let mut table = Table::new(&[
+            ("origin year", Align::Right),
+            ("kind", Align::Left),
+            ("source", Align::Left),
+            ("remaining EUR", Align::Right),
+            ("last usable year", Align::Right),
+        ]);
+        for r in &carry.remaining {
+            table.row([
+                r.origin_year.to_string(),
+                r.kind.clone(),
+                r.source.clone(),
+                r.remaining.clone(),
+                r.last_usable_year.to_string(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+
+    let modelo = &report.modelo100;
+    out.push_str(if modelo.boxes {
+        "\nModelo 100: virtual currency transmissions (EUR)\n"
+    } else {
+        "\nModelo 100: transmissions, block of other patrimonial elements (EUR; no box numbers before 2022)\n"
+    });
+    if modelo.rows.is_empty() {
+        out.push_str(" No transmission in the year.\n");
+    } else {
+        let mut table = Table::new(&[
+            ("base", Align::Left),
+            ("1802 asset", Align::Left),
+            ("1803 clave", Align::Left),
+            ("1804 transmission EUR", Align::Right),
+            ("1806 acquisition EUR", Align::Right),
+            ("1807 loss EUR", Align::Right),
+            ("1809 gain EUR", Align::Right),
+            ("slices", Align::Right),
+            ("operations", Align::Right),
+        ]);
+        for r in &modelo.rows {
+            table.row([
+                r.base.clone(),
+                r.asset.clone(),
+                r.clave.clone(),
+                r.transmission_value.clone(),
+                r.acquisition_value.clone(),
+                opt(r.loss.as_ref()),
+                opt(r.gain.as_ref()),
+                r.slice_count.to_string(),
+                r.operation_count.to_string(),
+            ]);
+        }
+        let t = &modelo.totals;
+        table.row([
+            "TOTAL".to_owned(),
+            String::new(),
+            String::new(),
+            t.total_transmission_value.clone(),
+            t.total_acquisition_value.clone(),
+            t.total_losses.clone(),
+            t.total_gains.clone(),
+            t.slice_count.to_string(),
+            t.operation_count.to_string(),
+        ]);
+        out.push_str(&table.render());
+    }
+    for (title, block) in [
+        (
+            "Capital income (RCM: staking, lending, interest)",
+            &modelo.capital_income,
+        ),
+        (
+            "General-base gains (airdrops, promotions)",
+            &modelo.general_gains,
+        ),
+        (
+            "Economic activity (mining; reported, not taxed)",
+            &modelo.economic_activity,
+        ),
+    ] {
+        if block.per_asset.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "\n{title}: {} EUR", block.total);
+        let mut table = Table::new(&[
+            ("asset", Align::Left),
+            ("quantity", Align::Right),
+            ("value EUR", Align::Right),
+        ]);
+        for a in &block.per_asset {
+            table.row([a.asset.clone(), a.quantity.clone(), a.value.clone()]);
+        }
+        out.push_str(&table.render());
+    }
+    if !modelo.derivatives.is_empty() {
+        out.push_str("\nDerivatives (EUR)\n");
+        let mut table = Table::new(&[
+            ("contract", Align::Left),
+            ("settled in", Align::Left),
+            ("gains EUR", Align::Right),
+            ("losses EUR", Align::Right),
+            ("net EUR", Align::Right),
+            ("rows", Align::Right),
+        ]);
+        for d in &modelo.derivatives {
+            table.row([
+                d.contract.clone(),
+                d.settlement_asset.clone(),
+                d.gains.clone(),
+                d.losses.clone(),
+                d.net.clone(),
+                d.rows.to_string(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+
+    if !report.audit_trail.is_empty() {
+        out.push_str("\nDisposals (one line per FIFO slice; full detail in `--csv`)\n");
+        let mut table = Table::new(&[
+            ("date", Align::Left),
+            ("type", Align::Left),
+            ("leg", Align::Left),
+            ("asset", Align::Left),
+            ("quantity", Align::Right),
+            ("acquired", Align::Left),
+            ("transmission EUR", Align::Right),
+            ("acquisition EUR", Align::Right),
+            ("result EUR", Align::Right),
+            ("included", Align::Left),
+        ]);
+        for s in &report.audit_trail {
+            table.row([
+                s.disposed_on.clone(),
+                s.operation_type.clone(),
+                s.leg.clone(),
+                s.asset.clone(),
+                s.quantity.clone(),
+                opt(s.acquired_on.as_ref()),
+                opt(s.transmission_value.as_ref()),
+                opt(s.acquisition_value.as_ref()),
+                opt(s.result.as_ref()),
+                if s.included {
+                    "yes".to_owned()
+                } else {
+                    format!("no: {}", s.quality_flags.join(", "))
+                },
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+
+    let completeness = &report.completeness;
+    if completeness.status != CompletenessDto::Complete {
+        out.push_str("\nIncomplete: these items are left out of the figures, never guessed\n");
+        out.push_str(&pairs(&[
+            (
+                "unconvertible (no ECB rate)",
+                completeness.unconvertible_count.to_string(),
+            ),
+            (
+                "flagged events excluded",
+                completeness.excluded_flagged_events.to_string(),
+            ),
+            (
+                "income without a value",
+                completeness.excluded_unresolved_income.to_string(),
+            ),
+        ]));
+        for gap in &completeness.uncovered_quantity {
+            let _ = writeln!(
+                out,
+                " {} {} disposed of without a recorded acquisition",
+                gap.amount, gap.symbol
+            );
+        }
+        out.push_str(
+            " See `cartera integrity` for the rows to fix (missing prices: `cartera prices import`, \
+             missing rates: `cartera rates import`, missing buys: `cartera import`).\n",
+        );
+    }
+    if let Some(entries) = &report.art_33_5_warnings
+        && !entries.is_empty()
+    {
+        out.push_str("\nArt. 33.5 review: losses with re-acquisitions within two months\n");
+        let mut table = Table::new(&[
+            ("disposed on", Align::Left),
+            ("asset", Align::Left),
+            ("loss EUR", Align::Right),
+            ("window", Align::Left),
+            ("re-acquired", Align::Left),
+        ]);
+        for e in entries {
+            table.row([
+                e.disposed_on.clone(),
+                e.asset.clone(),
+                e.loss.clone(),
+                format!("{} … {}", e.window_from, e.window_to),
+                e.reacquisitions
+                    .iter()
+                    .map(|r| format!("{} on {}", r.quantity, r.acquired_on))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+    if let Some(year_end) = &report.year_end_holdings {
+        out.push('\n');
+        out.push_str(&render_year_end(year_end));
+    }
+    out.push_str("\nWarnings: ");
+    if report.warnings.is_empty() {
+        out.push_str("none\n");
+    } else {
+        out.push_str(&report.warnings.join(", "));
+        out.push('\n');
+    }
+    let _ = writeln!(out, "Assumptions: {}", report.assumptions.join(", "));
+    out
+}
+
+fn render_compare(comparison: &TaxYearComparison) -> String {
+    let a = &comparison.year_a;
+    let b = &comparison.year_b;
+    let mut out = format!(
+        "IRPF {} vs {} (EUR, {})\n {}: {}\n {}: {}\n\n",
+        a.year,
+        b.year,
+        comparison.method,
+        a.year,
+        completeness_text(&a.completeness),
+        b.year,
+        completeness_text(&b.completeness)
+    );
+    let year_a = format!("{} EUR", a.year);
+    let year_b = format!("{} EUR", b.year);
+    let mut table = Table::new(&[
+        ("field", Align::Left),
+        (year_a.as_str(), Align::Right),
+        (year_b.as_str(), Align::Right),
+        ("delta EUR", Align::Right),
+        ("comparable", Align::Left),
+    ]);
+    let d = &comparison.deltas;
+    let deltas = [
+        &d.capital_gains,
+        &d.capital_losses,
+        &d.savings_base_yields,
+        &d.general_base_airdrops,
+        &d.net_patrimonial_result,
+        &d.estimated_irpf,
+        &d.savings_transmission_balance,
+        &d.general_short_term_balance,
+        &d.current_year_cross_compensation,
+        &d.carry_forward_used,
+        &d.savings_base_after_compensation,
+        &d.general_gains_after_compensation,
+        &d.carry_forward_generated,
+        &d.carry_forward_remaining,
+        &d.carry_forward_expired,
+        &d.economic_activity_income,
+    ];
+    for (((label, value_a), (_, value_b)), delta) in summary_fields(&a.summary)
+        .into_iter()
+        .zip(summary_fields(&b.summary))
+        .zip(deltas)
+    {
+        table.row([
+            label.to_owned(),
+            opt(value_a),
+            opt(value_b),
+            opt(delta.value.as_ref()),
+            if delta.kind.eq_ignore_ascii_case("delta") {
+                "yes".to_owned()
+            } else {
+                "no".to_owned()
+            },
+        ]);
+    }
+    out.push_str(&table.render());
+    out
+}
+
+/// Writes `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` (`irpf.md` §8.1, §8.3).
+fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create the folder {}", dir.display()))?;
+    for file in &files.files {
+        let path = dir.join(&file.name);
+        std::fs::write(&path, &file.content)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        eprintln!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// integrity
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn run_integrity(
+    ledger: Option<&Path>,
+    json: bool,
+    args: &IntegrityArgs,
+) -> Result<Outcome> {
+    let flag = match args.flag.as_deref() {
+        None => None,
+        Some(text) => Some(
+            shared_types::QualityFlag::parse(&text.to_ascii_uppercase()).ok_or_else(|| {
+                UsageError {
+                    code: "unknown-flag",
+                    reason: format!(
+                        "\"{text}\" is not a quality flag; flags: {}",
+                        shared_types::QualityFlag::ALL
+                            .iter()
+                            .map(|f| f.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
+            })?,
+        ),
+    };
+    let session = Session::open(ledger)?;
+    session.require_rows()?;
+    let mut integrity = answer(session.queries.get_fiscal_integrity())?;
+    if let Some(flag) = flag {
+        integrity.groups.retain(|g| g.quality_flag == flag.as_str());
+    }
+    if json {
+        return print_json(&integrity);
+    }
+    print!("{}", render_integrity(&integrity, flag));
+    Ok(Outcome::Success)
+}
+
+fn render_integrity(
+    integrity: &FiscalIntegrity,
+    flag: Option<shared_types::QualityFlag>,
+) -> String {
+    let mut out = String::new();
+    if let Some(flag) = flag {
+        let _ = writeln!(out, "Rows flagged {}", flag.as_str());
+        let Some(group) = integrity.groups.first() else {
+            let _ = writeln!(out, " None: no row of the ledger raises {}.", flag.as_str());
+            return out;
+        };
+        let mut table = Table::new(&[
+            ("occurred at", Align::Left),
+            ("asset", Align::Left),
+            ("account", Align::Left),
+            ("quantity", Align::Right),
+            ("detail", Align::Left),
+            ("row key", Align::Left),
+        ]);
+        for row in &group.rows {
+            table.row([
+                opt(row.occurred_at.as_ref()),
+                opt(row.symbol.as_ref()),
+                opt(row.account.as_ref()),
+                opt(row.quantity.as_ref()),
+                row.detail_key.clone(),
+                opt(row.row_key.as_ref()),
+            ]);
+        }
+        out.push_str(&table.render());
+        return out;
+    }
+    let _ = writeln!(
+        out,
+        "Data quality: {} finding(s), {} pending review\n",
+        integrity.total_defects, integrity.pending_review
+    );
+    if integrity.groups.is_empty() {
+        out.push_str(
+            " No finding: every operation is valued, covered by its acquisitions and placed.\n",
+        );
+    } else {
+        let mut table = Table::new(&[
+            ("flag", Align::Left),
+            ("severity", Align::Left),
+            ("rows", Align::Right),
+            ("pending review", Align::Right),
+        ]);
+        for g in &integrity.groups {
+            table.row([
+                g.quality_flag.clone(),
+                g.severity.clone(),
+                g.count.to_string(),
+                g.pending_review.to_string(),
+            ]);
+        }
+        out.push_str(&table.render());
+        out.push_str("\nList the rows of one flag with `cartera integrity --flag FLAG`.\n");
+    }
+    let c = &integrity.counters;
+    out.push_str("\nCompleteness over the whole ledger\n");
+    out.push_str(&pairs(&[
+        ("excluded operations", c.excluded_operations.to_string()),
+        ("flagged open lots", c.flagged_open_lots.to_string()),
+        ("unresolved income", c.unresolved_income.to_string()),
+        (
+            "unresolved derivatives",
+            c.unresolved_derivatives.to_string(),
+        ),
+        ("unknown rows", c.unknown_rows.to_string()),
+    ]));
+    for gap in &c.uncovered_quantity {
+        let _ = writeln!(out, " uncovered {} {}", gap.amount, gap.symbol);
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// lots
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn run_lots(ledger: Option<&Path>, json: bool, args: &LotsArgs) -> Result<Outcome> {
+    let session = Session::open(ledger)?;
+    session.require_rows()?;
+    let symbol = session.require_symbol(&args.symbol, true)?;
+    let history = answer(session.queries.get_token_history(&TokenHistoryRequest {
+        symbol,
+        page: args.page.saturating_sub(1) as usize,
+        page_size: PAGE_SIZE,
+    }))?;
+    if history.total_count > 0 && history.lots.is_empty() {
+        return fail(format!(
+            "page {} is past the last page ({}) of the {} lots of {}",
+            args.page, history.total_pages, history.total_count, history.symbol
+        ));
+    }
+    if json {
+        return print_json(&history);
+    }
+    print!("{}", render_lots(&history, args.page));
+    Ok(Outcome::Success)
+}
+
+/// `#n`: the lot's position in the whole newest-first list (numbering continues across pages).
+fn lot_label(page: u32, index: usize) -> String {
+    let before = (page.saturating_sub(1) as usize).saturating_mul(PAGE_SIZE);
+    format!("#{}", before.saturating_add(index).saturating_add(1))
+}
+
+fn render_lots(history: &TokenHistory, page: u32) -> String {
+    let mut out = format!(
+        "FIFO lots of {} ({} lots, newest first; page {page} of {})\n",
+        history.symbol,
+        history.total_count,
+        history.total_pages.max(1)
+    );
+    if history.lots.is_empty() {
+        let _ = writeln!(
+            out,
+            " {} was never acquired in this ledger.",
+            history.symbol
+        );
+        return out;
+    }
+    let currency = &history.currency;
+    let unit = format!("unit cost {currency}");
+    let total = format!("cost {currency}");
+    let mut table = Table::new(&[
+        ("lot", Align::Left),
+        ("acquired", Align::Left),
+        ("account", Align::Left),
+        ("quantity", Align::Right),
+        ("remaining", Align::Right),
+        (unit.as_str(), Align::Right),
+        (total.as_str(), Align::Right),
+        ("status", Align::Left),
+        ("flags", Align::Left),
+    ]);
+    for (index, lot) in history.lots.iter().enumerate() {
+        table.row([
+            lot_label(page, index),
+            lot.date.clone(),
+            lot.exchange.clone(),
+            lot.original_qty.clone(),
+            lot.remaining_qty.clone(),
+            lot.unit_cost
+                .as_deref()
+                .map_or_else(|| "-".to_owned(), unit_price),
+            opt(lot.total_cost.as_ref()),
+            lot.status.clone(),
+            lot.flags.join(", "),
+        ]);
+    }
+    out.push_str(&table.render());
+    out.push_str(" (lot ids in full: `cartera lots SYMBOL --json`)\n");
+    let consumed: Vec<_> = history
+        .lots
+        .iter()
+        .enumerate()
+        .flat_map(|(index, lot)| lot.slices.iter().map(move |s| (index, s)))
+        .collect();
+    if !consumed.is_empty() {
+        let transmission = format!("transmission {currency}");
+        let acquisition = format!("acquisition {currency}");
+        let result = format!("result {currency}");
+        out.push_str("\nConsumption history\n");
+        let mut table = Table::new(&[
+            ("lot", Align::Left),
+            ("date", Align::Left),
+            ("type", Align::Left),
+            ("leg", Align::Left),
+            ("quantity", Align::Right),
+            (transmission.as_str(), Align::Right),
+            (acquisition.as_str(), Align::Right),
+            (result.as_str(), Align::Right),
+            ("included", Align::Left),
+        ]);
+        for (index, s) in consumed {
+            table.row([
+                lot_label(page, index),
+                s.date.clone(),
+                s.tx_type.clone(),
+                s.leg.clone(),
+                s.quantity.clone(),
+                opt(s.transmission_value.as_ref()),
+                opt(s.acquisition_value.as_ref()),
+                opt(s.gain_loss.as_ref()),
+                if s.included { "yes" } else { "no" }.to_owned(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+    out.push_str(&render_moves(history, page));
+    out
+}
+
+fn render_moves(history: &TokenHistory, page: u32) -> String {
+    let mut out = String::new();
+    let moves: Vec<_> = history
+        .lots
+        .iter()
+        .enumerate()
+        .flat_map(|(index, lot)| lot.relocations.iter().map(move |r| (index, r)))
+        .collect();
+    if !moves.is_empty() {
+        out.push_str("\nCustody moves\n");
+        let mut table = Table::new(&[
+            ("lot", Align::Left),
+            ("at", Align::Left),
+            ("from", Align::Left),
+            ("to", Align::Left),
+            ("quantity", Align::Right),
+        ]);
+        for (index, r) in moves {
+            table.row([
+                lot_label(page, index),
+                r.at.clone(),
+                r.from.clone(),
+                r.to.clone(),
+                r.quantity.clone(),
+            ]);
+        }
+        out.push_str(&table.render());
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// tx
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn parse_tx_type(text: &str) -> Result<SpotTxType> {
+    SpotTxType::parse(&text.to_ascii_uppercase()).ok_or_else(|| {
+        UsageError {
+            code: "unknown-type",
+            reason: format!(
+                "\"{text}\" is not a transaction type; types: {}",
+                SpotTxType::ALL
+                    .iter()
+                    .map(|t| t.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        }
+        .into()
+    })
+}
+
+pub(crate) fn run_tx(ledger: Option<&Path>, json: bool, args: &TxArgs) -> Result<Outcome> {
+    let types = args
+        .types
+        .iter()
+        .map(|t| parse_tx_type(t))
+        .collect::<Result<Vec<_>>>()?;
+    if let (Some(from), Some(to)) = (args.from, args.to)
+        && from > to
+    {
+        return Err(UsageError {
+            code: "bad-range",
+            reason: format!("--from {from} is after --to {to}"),
+        }
+        .into());
+    }
+    let session = Session::open(ledger)?;
+    session.require_rows()?;
+    let symbol = match &args.symbol {
+        Some(symbol) => Some(session.require_symbol(symbol, false)?),
+        None => None,
+    };
+    let page = answer(session.queries.search_spot_transactions(&TxSearchRequest {
+        symbol,
+        from: args.from,
+        to: args.to,
+        types,
+        page: args.page as usize,
+        page_size: PAGE_SIZE,
+    }))?;
+    if page.total_count > 0 && page.rows.is_empty() {
+        return fail(format!(
+            "page {} is past the last page ({}) of the {} matching transactions",
+            args.page, page.total_pages, page.total_count
+        ));
+    }
+    if json {
+        return print_json(&page);
+    }
+    print!("{}", render_tx(&page, args.keys));
+    Ok(Outcome::Success)
+}
+
+fn side(asset: Option<&String>, amount: Option<&String>) -> String {
+    match (amount, asset) {
+        (Some(amount), Some(asset)) => format!("{amount} {asset}"),
+        _ => String::new(),
+    }
+}
+
+fn render_tx(page: &TxPage, keys: bool) -> String {
+    let mut out = format!(
+        "Transactions, newest first: {} matching, page {} of {}\n",
+        page.total_count,
+        page.page,
+        page.total_pages.max(1)
+    );
+    if page.rows.is_empty() {
+        out.push_str(" No transaction matches these filters.\n");
+        return out;
+    }
+    let mut columns = vec![
+        ("date (UTC)", Align::Left),
+        ("type", Align::Left),
+        ("account", Align::Left),
+        ("in", Align::Right),
+        ("out", Align::Right),
+        ("fee", Align::Right),
+        ("stated value", Align::Right),
+    ];
+    if keys {
+        columns.push(("row key", Align::Left));
+    }
+    let mut table = Table::new(&columns);
+    let mut edited = false;
+    for row in &page.rows {
+        let mut tx_type = row.tx_type.clone();
+        if row.edited {
+            tx_type.push('*');
+            edited = true;
+        }
+        let value = match (&row.total_fiat, &row.fiat_currency) {
+            (Some(v), Some(c)) => format!("{v} {c}"),
+            (Some(v), None) => v.clone(),
+            _ => String::new(),
+        };
+        let mut cells = vec![
+            row.date.clone(),
+            tx_type,
+            row.exchange.clone(),
+            side(row.asset_in.as_ref(), row.amount_in.as_ref()),
+            side(row.asset_out.as_ref(), row.amount_out.as_ref()),
+            match &row.fee {
+                FeeDto::None => String::new(),
+                FeeDto::Charged { amount, asset } => format!("{amount} {asset}"),
+            },
+            value,
+        ];
+        if keys {
+            cells.push(row.row_key.clone());
+        }
+        table.row(cells);
+    }
+    out.push_str(&table.render());
+    if edited {
+        out.push_str("* edited with `cartera edit` (restore with `cartera edit ROW --restore`)\n");
+    }
+    if !keys {
+        out.push_str("Row keys for `cartera edit` and `cartera link`: add --keys.\n");
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// holdings-at
+// ---------------------------------------------------------------------------------------------
+
+pub(crate) fn run_holdings_at(
+    ledger: Option<&Path>,
+    json: bool,
+    args: &HoldingsAtArgs,
+) -> Result<Outcome> {
+    let session = Session::open(ledger)?;
+    session.require_rows()?;
+    let holdings = answer(
+        session
+            .queries
+            .get_holdings_at(&HoldingsAtRequest { date: args.date }),
+    )?;
+    if json {
+        return print_json(&holdings);
+    }
+    print!("{}", render_holdings_at(&holdings));
+    Ok(Outcome::Success)
+}
+
+fn custodian_table(custodians: &[CustodianDto]) -> String {
+    let mut table = Table::new(&[
+        ("custodian", Align::Left),
+        ("country", Align::Left),
+        ("custody", Align::Left),
+        ("asset", Align::Left),
+        ("units", Align::Right),
+        ("value EUR", Align::Right),
+        ("complete", Align::Left),
+    ]);
+    for c in custodians {
+        for e in &c.entries {
+            table.row([
+                c.name.clone(),
+                opt(c.country.as_ref()),
+                c.custody_kind.clone(),
+                e.symbol.clone(),
+                e.units.clone(),
+                opt(e.value_eur.as_ref()),
+                if e.incomplete { "no" } else { "yes" }.to_owned(),
+            ]);
+        }
+    }
+    table.render()
+}
+
+fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
+    let mut out = format!(
+        "Holdings per custodian at the end of {} (EUR values at that day's close)\n",
+        holdings.date
+    );
+    if holdings.custodians.iter().all(|c| c.entries.is_empty()) {
+        out.push_str(" Nothing was held at that date.\n");
+    } else {
+        out.push_str(&custodian_table(&holdings.custodians));
+    }
+    if holdings
+        .custodians
+        .iter()
+        .flat_map(|c| &c.entries)
+        .any(|e| e.value_eur.is_none())
+    {
+        out.push_str(
+            "warning: some holdings have no close at that date; run `cartera prices import FILE…`\n",
+        );
+    }
+    if holdings
+        .custodians
+        .iter()
+        .any(|c| c.custody_kind == "UNCLASSIFIED")
+    {
+        out.push_str(
+            "note: custodians of kind UNCLASSIFIED: set them with `cartera accounts set NAME \
+             --kind FOREIGN_PROVIDER|SPANISH_PROVIDER|SELF_CUSTODY --country CC`\n",
+        );
+    }
+    if let Some(year_end) = &holdings.year_end {
+        out.push('\n');
+        out.push_str(&render_year_end(year_end));
+    }
+    out
+}
+
+fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
+    let m721 = &year_end.modelo721;
+    let m714 = &year_end.modelo714;
+    let mut out = format!("Modelo 721 ({}): {}\n", year_end.year, m721.decision);
+    let mut rows = vec![
+        ("foreign custody total", format!("{} EUR", m721.total721)),
+        (
+            "last filed total",
+            m721.last_filed_total
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), |t| format!("{t} EUR")),
+        ),
+        (
+            "filing window",
+            format!("{} … {}", m721.filing_window_from, m721.filing_window_to),
+        ),
+    ];
+    if let Some(year) = m721.last_filed_year {
+        rows.push(("last filed year", year.to_string()));
+    }
+    out.push_str(&pairs(&rows));
+    for [custodian, symbol] in &m721.vanished_positions {
+        let _ = writeln!(
+            out,
+            " review: {symbol} at {custodian} was declared before and is no longer held"
+        );
+    }
+    let _ = writeln!(out, "\nModelo 714 ({})", year_end.year);
+    let mut table = Table::new(&[
+        ("asset", Align::Left),
+        ("units", Align::Right),
+        ("value EUR", Align::Right),
+    ]);
+    for item in &m714.per_asset {
+        table.row([
+            item.symbol.clone(),
+            item.units.clone(),
+            opt(item.value_eur.as_ref()),
+        ]);
+    }
+    if !table.is_empty() {
+        out.push_str(&table.render());
+    }
+    out.push_str(&pairs(&[
+        ("total", format!("{} EUR", m714.total714)),
+        (
+            "crypto alone above 2,000,000 EUR",
+            if m714.crypto_alone_exceeds2m {
+                "yes"
+            } else {
+                "no"
+            }
+            .to_owned(),
+        ),
+    ]));
+    if !m714.unvalued.is_empty() {
+        let _ = writeln!(out, " unvalued: {}", m714.unvalued.join(", "));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// demo
+// ---------------------------------------------------------------------------------------------
+
+/// The portfolio, then the IRPF report of every year of the ledger (`cartera demo`).
+pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
+    let session = Session::open_with_clock(Some(ledger), demo_clock(ledger)?)?;
+    let summary = answer(
+        session
+            .queries
+            .get_portfolio_summary(&CurrencyRequest::default()),
+    )?;
+    let years = session.years()?;
+    let mut reports = Vec::with_capacity(years.len());
+    for year in &years {
+        reports.push(tax_report(&session, *year)?);
+    }
+    if json {
+        return print_json(&serde_json::json!({
+            "portfolio": summary,
+            "taxReports": reports,
+        }));
+    }
+    print!("{}", render_portfolio(&summary));
+    for report in &reports {
+        println!();
+        print!("{}", render_tax(report));
+    }
+    Ok(Outcome::Success)
+}
+
+/// The demo's "now": the end of the last day its price file covers (so that its output is the
+/// same whatever the day it runs), unless `$CARTERA_NOW` says otherwise.
+fn demo_clock(ledger: &Path) -> Result<CliClock> {
+    let clock = CliClock::from_env()?;
+    if clock.is_set() {
+        return Ok(clock);
+    }
+    let (_, store) = open_existing(Some(ledger))?;
+    let last = store
+        .latest_prices()
+        .context("cannot read the prices")?
+        .iter()
+        .map(|p| p.date)
+        .max();
+    // Noon UTC of that day: the same fiscal date in both fiscal time zones.
+    Ok(last
+        .and_then(|date| core_domain::Instant::from_utc(date, 12, 0, 0, 0))
+        .map_or(clock, CliClock::fixed))
+}

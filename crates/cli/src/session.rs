@@ -1,0 +1,108 @@
+//! Opening an existing ledger for the read commands, and the errors they share.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+use core_domain::Instant;
+use ledger_sqlite::SqliteLedger;
+use use_cases::UseCaseError;
+use use_cases::ports::Clock;
+use use_cases::queries::{LedgerQueries, ReadUseCases};
+
+use crate::{UsageError, ledger_path};
+
+/// A failure of the operation the command has explained: printed as `cartera: error: …`, exit 1.
+#[derive(Debug)]
+pub(crate) struct Failure(pub(crate) String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// Shorthand for an exit-1 failure with a message.
+pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
+    Err(Failure(message.into()).into())
+}
+
+/// Opens the ledger a read command names; a missing file says how to create one.
+pub(crate) fn open_existing(explicit: Option<&Path>) -> Result<(PathBuf, SqliteLedger)> {
+    let path = ledger_path::resolve(explicit)?;
+    if !path.is_file() {
+        return fail(format!(
+            "no ledger at {}: import your exports first (`cartera import FILE…`), or build the \
+             sample ledger with `cartera demo --keep DIR` and pass `--ledger DIR/ledger.sqlite`",
+            path.display()
+        ));
+    }
+    match SqliteLedger::open(&path) {
+        Ok(store) => Ok((path, store)),
+        Err(error) => fail(format!(
+            "cannot open the ledger {}: {error}",
+            path.display()
+        )),
+    }
+}
+
+/// A use-case error as the message the user reads.
+pub(crate) fn explain(error: &UseCaseError) -> String {
+    error.to_string()
+}
+
+/// "Now" for the use cases: the system clock, or the instant in `$CARTERA_NOW`
+/// (`YYYY-MM-DDTHH:MM:SSZ`) for reproducible runs and tests.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct CliClock(Option<Instant>);
+
+impl CliClock {
+    /// The clock of this run.
+    #[allow(
+        clippy::disallowed_methods,
+        reason = "the binary reads its configuration from the environment"
+    )]
+    pub(crate) fn from_env() -> Result<Self> {
+        match std::env::var("CARTERA_NOW") {
+            Ok(text) if !text.is_empty() => match Instant::parse(&text) {
+                Ok(instant) => Ok(Self(Some(instant))),
+                Err(_) => Err(UsageError {
+                    code: "bad-now",
+                    reason: format!(
+                        "CARTERA_NOW \"{text}\" is not an instant: write it as 2025-01-15T12:00:00Z"
+                    ),
+                }
+                .into()),
+            },
+            _ => Ok(Self(None)),
+        }
+    }
+
+    /// Whether `$CARTERA_NOW` fixed the clock.
+    pub(crate) fn is_set(self) -> bool {
+        self.0.is_some()
+    }
+
+    /// A clock fixed at `instant`.
+    pub(crate) fn fixed(instant: Instant) -> Self {
+        Self(Some(instant))
+    }
+}
+
+impl Clock for CliClock {
+    fn now(&self) -> Instant {
+        self.0.unwrap_or_else(crate::import::now_for_log)
+    }
+}
+
+/// The read use cases over the ledger at `path` (their own connection).
+pub(crate) fn queries(path: &Path, clock: CliClock) -> Result<Box<dyn ReadUseCases>> {
+    match SqliteLedger::open(path) {
+        Ok(store) => Ok(Box::new(LedgerQueries::new(store, clock))),
+        Err(error) => fail(format!(
+            "cannot open the ledger {}: {error}",
+            path.display()
+        )),
+    }
+}

@@ -1,0 +1,302 @@
+//! `GetPortfolioSummary`, the holdings of an account tree and the holdings at a date.
+
+use core_domain::analytics::{DisplayCurrency, UnvaluedReason};
+use core_domain::custody;
+use core_domain::holdings::{self, Holding};
+use core_domain::irpf::year_end::{YearEndSnapshot, custodians_at, year_end_holdings};
+use core_domain::num;
+use core_domain::ranking::{AccountResolution, rank_by_value, resolve_account_by_name};
+use core_domain::{Date, Instant};
+use rust_decimal::Decimal;
+use shared_types::dto::{
+    AccountHoldingsResult, AccountSection, HoldingsAtDto, Metrics, MissingDataNotice,
+    PortfolioSummary, UnvaluedHolding, ValuedHolding,
+};
+
+use super::convert::{date, fiat, fiat_opt, pct, qty, unit};
+use super::state::Derived;
+use super::tax::{close_eur, custodian_dto, year_end_dto};
+use crate::error::UseCaseResult;
+
+fn reason(r: UnvaluedReason) -> &'static str {
+    match r {
+        UnvaluedReason::NoPrice => "no_price",
+        UnvaluedReason::NoRate => "no_rate",
+    }
+}
+
+/// Value ÷ total × 100 (`PERCENT`), `0.00` for a zero total.
+pub(crate) fn share_pct(value: Decimal, total: Decimal) -> UseCaseResult<String> {
+    if total.is_zero() {
+        return Ok(pct(Decimal::ZERO));
+    }
+    let share = num::div(
+        num::mul(value, Decimal::ONE_HUNDRED, "allocation")?,
+        total,
+        "allocation",
+    )?;
+    Ok(pct(share))
+}
+
+/// Valued holdings ranked by value descending (stable over symbol order), unvalued in symbol
+/// order.
+fn split(
+    list: &[Holding],
+    currency: DisplayCurrency,
+    equity: Decimal,
+) -> UseCaseResult<(Vec<ValuedHolding>, Vec<UnvaluedHolding>)> {
+    let ranked = rank_by_value(
+        list.iter(),
+        |h| if h.is_valued() { h.current_value } else { None },
+        usize::MAX,
+    );
+    let code = currency.code().to_owned();
+    let mut valued = Vec::with_capacity(ranked.ranked.len());
+    for h in ranked.ranked {
+        let value = h.current_value.unwrap_or_default();
+        valued.push(ValuedHolding {
+            id: h.asset.id(),
+            symbol: h.asset.to_string(),
+            amount: qty(h.quantity),
+            avg_price_fiat: unit(h.avg_unit_cost.unwrap_or_default()),
+            cost_basis_fiat: fiat(h.cost_basis.amount().unwrap_or_default()),
+            current_value_fiat: fiat(value),
+            unrealized_pnl_fiat: fiat(h.unrealized_pnl.unwrap_or_default()),
+            current_price_fiat: unit(h.current_price.unwrap_or_default()),
+            allocation_pct: share_pct(value, equity)?,
+            currency: code.clone(),
+            locations: h.locations.clone(),
+            untracked_quantity: qty(h.untracked_quantity),
+        });
+    }
+    let unvalued = ranked
+        .unvalued
+        .into_iter()
+        .map(|h| UnvaluedHolding {
+            id: h.asset.id(),
+            symbol: h.asset.to_string(),
+            amount: qty(h.quantity),
+            cost_basis_fiat: fiat_opt(h.cost_basis.amount()),
+            currency: code.clone(),
+            reason: reason(h.unvalued_reason.unwrap_or(UnvaluedReason::NoPrice)).to_owned(),
+            locations: h.locations.clone(),
+        })
+        .collect();
+    Ok((valued, unvalued))
+}
+
+/// `GetPortfolioSummary` (`domain.md` §12.1).
+pub(crate) fn portfolio_summary(
+    derived: &Derived,
+    as_of: Instant,
+    currency: DisplayCurrency,
+) -> UseCaseResult<PortfolioSummary> {
+    let ctx = derived.context(as_of, currency);
+    let snapshot = derived.holdings_snapshot(as_of, currency)?;
+    let t = &snapshot.totals;
+    let (valued, unvalued) = split(&snapshot.holdings, currency, t.equity)?;
+    Ok(PortfolioSummary {
+        as_of: date(ctx.as_of_date()),
+        metrics: Metrics {
+            rates_incomplete: t.rates_incomplete,
+            prices_incomplete: t.prices_incomplete,
+            total_equity_fiat: fiat(t.equity),
+            total_cost_basis_fiat: fiat(t.cost_basis),
+            total_realized_pnl_fiat: fiat(t.realized),
+            total_unrealized_pnl_fiat: fiat(t.unrealized),
+            total_pnl_fiat: fiat(t.total_pnl),
+            currency: currency.code().to_owned(),
+        },
+        valued,
+        unvalued,
+        missing: missing_notices(derived, &snapshot.holdings, currency),
+    })
+}
+
+/// One notice per unvalued holding: the asset's last stored close, or the display currency's
+/// last stored rate, and the command that imports more.
+pub(crate) fn missing_notices(
+    derived: &Derived,
+    list: &[Holding],
+    currency: DisplayCurrency,
+) -> Vec<MissingDataNotice> {
+    let mut notices = Vec::new();
+    for h in list {
+        match h.unvalued_reason {
+            None => {}
+            Some(UnvaluedReason::NoPrice) => {
+                let what = match derived.last_price(h.asset) {
+                    Some(latest) => format!("no prices for {} after {}", h.asset, date(latest)),
+                    None => format!("no prices for {}", h.asset),
+                };
+                notices.push(MissingDataNotice {
+                    what,
+                    hint: format!(
+                        "run `cartera prices import FILE --symbol {}` with daily closes",
+                        h.asset
+                    ),
+                });
+            }
+            Some(UnvaluedReason::NoRate) => {
+                let code = currency.code();
+                let what = match currency
+                    .asset()
+                    .filter(|_| currency != DisplayCurrency::Eur)
+                    .and_then(|c| derived.last_rate.get(&c))
+                {
+                    Some(latest) => format!(
+                        "no ECB rate to value {} in {code} after {}",
+                        h.asset,
+                        date(*latest)
+                    ),
+                    None => format!("no ECB rate to value {} in {code}", h.asset),
+                };
+                notices.push(MissingDataNotice {
+                    what,
+                    hint: "run `cartera rates import eurofxref-hist.csv` (the ECB history)"
+                        .to_owned(),
+                });
+            }
+        }
+    }
+    notices
+}
+
+/// Totals of one account section (valued holdings only; realized is ledger-wide, left 0).
+fn section_metrics(
+    list: &[Holding],
+    currency: DisplayCurrency,
+) -> UseCaseResult<(Metrics, Decimal)> {
+    let mut equity = Decimal::ZERO;
+    let mut cost = Decimal::ZERO;
+    let mut rates_incomplete = false;
+    let mut prices_incomplete = false;
+    for h in list {
+        match h.unvalued_reason {
+            None => {
+                equity = num::add(
+                    equity,
+                    h.current_value.unwrap_or_default(),
+                    "section equity",
+                )?;
+                cost = num::add(
+                    cost,
+                    h.cost_basis.amount().unwrap_or_default(),
+                    "section cost",
+                )?;
+            }
+            Some(UnvaluedReason::NoRate) => rates_incomplete = true,
+            Some(UnvaluedReason::NoPrice) => prices_incomplete = true,
+        }
+    }
+    let unrealized = num::sub(equity, cost, "section unrealized")?;
+    Ok((
+        Metrics {
+            rates_incomplete,
+            prices_incomplete,
+            total_equity_fiat: fiat(equity),
+            total_cost_basis_fiat: fiat(cost),
+            total_realized_pnl_fiat: fiat(Decimal::ZERO),
+            total_unrealized_pnl_fiat: fiat(unrealized),
+            total_pnl_fiat: fiat(unrealized),
+            currency: currency.code().to_owned(),
+        },
+        equity,
+    ))
+}
+
+/// The holdings of the account tree `name` resolves to (`domain.md` §12.2, §14.4).
+pub(crate) fn account_holdings(
+    derived: &Derived,
+    as_of: Instant,
+    currency: DisplayCurrency,
+    name: &str,
+) -> UseCaseResult<AccountHoldingsResult> {
+    let root = match resolve_account_by_name(&derived.accounts, name) {
+        AccountResolution::Resolved(account) => account.id,
+        AccountResolution::Ambiguous { candidates } => {
+            return Ok(AccountHoldingsResult::Ambiguous {
+                candidates: candidates.iter().map(|s| (*s).to_owned()).collect(),
+            });
+        }
+        AccountResolution::NotFound { available } => {
+            return Ok(AccountHoldingsResult::NotFound {
+                available: available.iter().map(|s| (*s).to_owned()).collect(),
+            });
+        }
+    };
+    let custody = derived.custody()?;
+    let pieces = holdings::pieces(&custody.locations);
+    let ctx = derived.context(as_of, currency);
+    let tree = holdings::account_holdings(&ctx, &derived.accounts, root, &pieces, None)?;
+    let mut sections = Vec::new();
+    let mut empty = 0u64;
+    for account in &tree {
+        if account.holdings.is_empty() {
+            empty += 1;
+            continue;
+        }
+        let (metrics, equity) = section_metrics(&account.holdings, currency)?;
+        let (mut ranked, unvalued) = split(&account.holdings, currency, equity)?;
+        for h in &mut ranked {
+            h.locations.clear();
+        }
+        sections.push(AccountSection {
+            account_name: account.account_name.clone(),
+            metrics,
+            ranked,
+            unvalued,
+        });
+    }
+    Ok(AccountHoldingsResult::Resolved {
+        account_name: derived.account_name(root),
+        sections,
+        empty_account_count: empty,
+    })
+}
+
+/// Holdings per custodian at the end of `day`, with the Modelo 721 / 714 figures when `day`
+/// is a 31 December (`irpf.md` §10).
+pub(crate) fn holdings_at(derived: &Derived, day: Date) -> UseCaseResult<HoldingsAtDto> {
+    use chrono::Datelike;
+    let tz = derived.settings.fiscal_timezone;
+    let at = custody::holdings_at(
+        &derived.input,
+        &derived.output,
+        &derived.accounts,
+        &derived.links,
+        day,
+        tz,
+    )?;
+    // `custodians_at` values a snapshot at its year's 31 December; for another day the
+    // closes are looked up at `day` itself.
+    let snapshot = YearEndSnapshot::from_holdings(day.year(), &at);
+    let close = |asset, _| close_eur(derived, asset, day);
+    let custodians = custodians_at(&derived.accounts, &snapshot, &close)?;
+    let year_end = if day.month() == 12 && day.day() == 31 {
+        let snapshots = YearEndSnapshot::walk(
+            day.year(),
+            &derived.input,
+            &derived.output,
+            &derived.accounts,
+            &derived.links,
+            tz,
+        )?;
+        let close = |asset, d| close_eur(derived, asset, d);
+        let h = year_end_holdings(
+            day.year(),
+            &derived.accounts,
+            &snapshots,
+            &close,
+            derived.settings.irpf.modelo_721_last_filed.as_ref(),
+        )?;
+        Some(year_end_dto(&h))
+    } else {
+        None
+    };
+    Ok(HoldingsAtDto {
+        date: date(day),
+        custodians: custodians.iter().map(custodian_dto).collect(),
+        year_end,
+    })
+}

@@ -1,0 +1,276 @@
+//! [`LedgerQueries`]: the read use cases over one store, with the derived-state cache.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use core_domain::Instant;
+use core_domain::analytics::DisplayCurrency;
+
+use super::state::Derived;
+use crate::error::UseCaseResult;
+use crate::ports::{Clock, LedgerRead, PriceStore, RateStore, SettingsStore};
+use shared_types::dto::TaxReport;
+
+/// A store implementing every read port.
+pub trait ReadStore: LedgerRead + RateStore + PriceStore + SettingsStore {}
+
+impl<T: LedgerRead + RateStore + PriceStore + SettingsStore + ?Sized> ReadStore for T {}
+
+/// The read use cases over a store `S` (wrapped in a mutex, so `S` need only be `Send`) and a
+/// clock. The derived state is computed once per ledger version and reused.
+pub struct LedgerQueries<S> {
+    store: Mutex<S>,
+    clock: Box<dyn Clock + Send + Sync>,
+    cache: Mutex<Option<Arc<Derived>>>,
+    recomputations: AtomicU64,
+}
+
+impl<S: ReadStore + Send> LedgerQueries<S> {
+    /// Use cases over `store`, reading "now" from `clock`.
+    pub fn new(store: S, clock: impl Clock + Send + Sync + 'static) -> Self {
+        Self {
+            store: Mutex::new(store),
+            clock: Box::new(clock),
+            cache: Mutex::new(None),
+            recomputations: AtomicU64::new(0),
+        }
+    }
+
+    /// How many times the derived state was computed (one per ledger version seen).
+    pub fn recomputations(&self) -> u64 {
+        self.recomputations.load(Ordering::Relaxed)
+    }
+
+    /// The store, for callers that also write through it (the CLI's correction commands).
+    pub fn store(&self) -> MutexGuard<'_, S> {
+        self.store.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Gives the store back.
+    pub fn into_store(self) -> S {
+        self.store
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The current instant of the clock port.
+    pub(crate) fn now(&self) -> Instant {
+        self.clock.now()
+    }
+
+    /// The derived state of the current ledger version (computed when the version changed).
+    pub fn derived(&self) -> UseCaseResult<Arc<Derived>> {
+        let store = self.store();
+        let version = store.ledger_version()?;
+        let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(derived) = cache.as_ref().filter(|d| d.version == version) {
+            return Ok(Arc::clone(derived));
+        }
+        let derived = Arc::new(Derived::load(&*store)?);
+        self.recomputations.fetch_add(1, Ordering::Relaxed);
+        *cache = Some(Arc::clone(&derived));
+        Ok(derived)
+    }
+
+    /// The derived state with every close of the ledger's assets loaded (valuations, analytics).
+    pub fn derived_full(&self) -> UseCaseResult<Arc<Derived>> {
+        let derived = self.derived()?;
+        derived.load_full_market(&*self.store())?;
+        Ok(derived)
+    }
+
+    /// The request's currency, else the `display_currency` setting.
+    pub(crate) fn currency(
+        derived: &Derived,
+        requested: Option<DisplayCurrency>,
+    ) -> DisplayCurrency {
+        requested.unwrap_or(derived.settings.display_currency)
+    }
+}
+
+impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
+    fn get_portfolio_summary(
+        &self,
+        req: &super::CurrencyRequest,
+    ) -> UseCaseResult<shared_types::dto::PortfolioSummary> {
+        let d = self.derived_full()?;
+        super::holdings::portfolio_summary(&d, self.now(), Self::currency(&d, req.currency))
+    }
+
+    fn get_account_holdings(
+        &self,
+        req: &super::AccountHoldingsRequest,
+    ) -> UseCaseResult<shared_types::dto::AccountHoldingsResult> {
+        let d = self.derived_full()?;
+        super::holdings::account_holdings(
+            &d,
+            self.now(),
+            Self::currency(&d, req.currency),
+            &req.account_name,
+        )
+    }
+
+    fn get_holdings_at(
+        &self,
+        req: &super::HoldingsAtRequest,
+    ) -> UseCaseResult<shared_types::dto::HoldingsAtDto> {
+        super::holdings::holdings_at(&*self.derived_full()?, req.date)
+    }
+
+    fn get_fiscal_integrity(&self) -> UseCaseResult<shared_types::dto::FiscalIntegrity> {
+        super::integrity::fiscal_integrity(&*self.derived()?)
+    }
+
+    fn get_token_history(
+        &self,
+        req: &super::TokenHistoryRequest,
+    ) -> UseCaseResult<shared_types::dto::TokenHistory> {
+        super::lots::token_history(&*self.derived()?, &req.symbol, req.page, req.page_size)
+    }
+
+    fn get_asset_allocation(
+        &self,
+        req: &super::CurrencyRequest,
+    ) -> UseCaseResult<shared_types::dto::AssetAllocation> {
+        let d = self.derived_full()?;
+        super::analytics::asset_allocation(&d, self.now(), Self::currency(&d, req.currency))
+    }
+
+    fn get_risk_metrics(&self) -> UseCaseResult<shared_types::dto::RiskMetricsDto> {
+        super::analytics::risk(&*self.derived_full()?, self.now())
+    }
+
+    fn get_kpis(&self, req: &super::CurrencyRequest) -> UseCaseResult<shared_types::dto::KpisDto> {
+        let d = self.derived_full()?;
+        super::analytics::kpis_dto(&d, self.now(), Self::currency(&d, req.currency))
+    }
+
+    fn get_drawdown_curve(
+        &self,
+        req: &super::SeriesRequest,
+    ) -> UseCaseResult<shared_types::dto::DrawdownCurve> {
+        super::analytics::drawdown(&*self.derived_full()?, self.now(), req.days, req.max_points)
+    }
+
+    fn get_performance_history(
+        &self,
+        req: &super::SeriesRequest,
+    ) -> UseCaseResult<shared_types::dto::PerformanceHistory> {
+        let d = self.derived_full()?;
+        super::analytics::performance(
+            &d,
+            self.now(),
+            Self::currency(&d, req.currency),
+            req.days,
+            req.max_points,
+        )
+    }
+
+    fn get_volatility_heatmap(
+        &self,
+        req: &super::HeatmapRequest,
+    ) -> UseCaseResult<shared_types::dto::VolatilityHeatmap> {
+        super::analytics::heatmap(&*self.derived_full()?, self.now(), req.year, req.max_points)
+    }
+
+    fn get_spanish_tax_report(
+        &self,
+        req: &super::TaxReportRequest,
+    ) -> UseCaseResult<shared_types::dto::TaxReport> {
+        super::tax::check_year("year", req.year)?;
+        let d = if req.with_year_end_holdings {
+            self.derived_full()?
+        } else {
+            self.derived()?
+        };
+        let report = super::tax::report(&d, req.year, req.with_year_end_holdings)?;
+        Ok(TaxReport::clone(&report))
+    }
+
+    fn get_tax_audit_latest(
+        &self,
+        year: i32,
+        limit: usize,
+    ) -> UseCaseResult<shared_types::dto::LatestAuditRows> {
+        super::tax::check_year("year", year)?;
+        let d = self.derived()?;
+        let report = super::tax::report(&d, year, false)?;
+        Ok(super::tax::latest_audit(&report, limit))
+    }
+
+    fn get_tax_report_csv(
+        &self,
+        req: &super::TaxReportRequest,
+    ) -> UseCaseResult<shared_types::dto::TaxCsvFiles> {
+        super::tax::csv_files(&*self.derived()?, req.year)
+    }
+
+    fn get_latest_prices(
+        &self,
+        req: &super::LatestPricesRequest,
+    ) -> UseCaseResult<shared_types::dto::LatestPrices> {
+        let store = self.store();
+        let preferred = match req.currency {
+            Some(c) => c,
+            None => match store.setting(crate::ports::SettingKey::DisplayCurrency)? {
+                Some(text) => match super::settings::parse_value(
+                    crate::ports::SettingKey::DisplayCurrency,
+                    &text,
+                )? {
+                    super::settings::SettingValue::DisplayCurrency(c) => c,
+                    _ => DisplayCurrency::Eur,
+                },
+                None => DisplayCurrency::Eur,
+            },
+        };
+        super::accounts::latest_prices(&*store, &req.symbols, preferred, self.now())
+    }
+
+    fn list_accounts(&self) -> UseCaseResult<shared_types::dto::AccountList> {
+        Ok(super::accounts::list_accounts(&*self.derived()?))
+    }
+
+    fn compare_tax_years(
+        &self,
+        req: &super::CompareTaxYearsRequest,
+    ) -> UseCaseResult<shared_types::dto::TaxYearComparison> {
+        super::tax::compare(&*self.derived()?, req.year_a, req.year_b)
+    }
+
+    fn get_portfolio_scenario(
+        &self,
+        req: &super::ScenarioRequest,
+        currency: Option<DisplayCurrency>,
+    ) -> UseCaseResult<super::ScenarioAnswer> {
+        let d = self.derived_full()?;
+        super::scenarios::scenario(&d, self.now(), Self::currency(&d, currency), req)
+    }
+
+    fn get_derivatives_pnl(&self) -> UseCaseResult<shared_types::dto::DerivativesPnl> {
+        super::lots::derivatives_pnl(&*self.derived()?)
+    }
+
+    fn get_lot_custody_locations(
+        &self,
+        req: &super::CustodyLocationsRequest,
+    ) -> UseCaseResult<shared_types::dto::CustodyLocations> {
+        super::lots::custody_locations(&*self.derived()?, req.symbol.as_deref())
+    }
+
+    fn search_spot_transactions(
+        &self,
+        req: &super::TxSearchRequest,
+    ) -> UseCaseResult<shared_types::dto::TxPage> {
+        super::tx::search(&*self.derived()?, req)
+    }
+
+    fn get_ledger_version(&self) -> UseCaseResult<shared_types::dto::LedgerVersion> {
+        Ok(shared_types::dto::LedgerVersion {
+            version: self.store().ledger_version()?,
+        })
+    }
+
+    fn list_settings(&self) -> UseCaseResult<shared_types::dto::SettingsList> {
+        super::accounts::list_settings(&*self.store())
+    }
+}

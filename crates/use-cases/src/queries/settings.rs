@@ -1,0 +1,289 @@
+//! Settings: JSON text values in the store, parsed and validated here (`domain.md` §0.1,
+//! `irpf.md` §1). A value that breaks its rule is [`UseCaseError::InvalidSetting`] naming the
+//! rule, both when it is set and when a stored value is read.
+
+use std::collections::BTreeSet;
+
+use core_domain::analytics::DisplayCurrency;
+use core_domain::irpf::{CarryKind, DeclaredCarryForward, IrpfSettings, Modelo721Filed};
+use core_domain::num;
+use core_domain::{Asset, FiscalTimezone};
+use rust_decimal::Decimal;
+use serde_json::Value;
+
+use crate::error::{UseCaseError, UseCaseResult};
+use crate::ports::{SettingKey, SettingsStore};
+
+/// Every setting a use case reads, decoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// `fiscal_timezone`.
+    pub fiscal_timezone: FiscalTimezone,
+    /// `display_currency`.
+    pub display_currency: DisplayCurrency,
+    /// The `irpf.*` and `modelo_721.*` settings (its `fiscal_timezone` is the one above).
+    pub irpf: IrpfSettings,
+}
+
+fn invalid(key: SettingKey, reason: impl Into<String>) -> UseCaseError {
+    UseCaseError::InvalidSetting {
+        key: key.as_str().to_owned(),
+        reason: reason.into(),
+    }
+}
+
+/// A decimal given as a JSON string or number.
+fn decimal(key: SettingKey, field: &str, value: &Value) -> UseCaseResult<Decimal> {
+    let text = match value {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return Err(invalid(key, format!("{field} must be a decimal string"))),
+    };
+    num::parse_decimal(field, &text, false).map_err(|_| {
+        invalid(
+            key,
+            format!("{field} {text:?} is not a non-negative decimal"),
+        )
+    })
+}
+
+fn year(key: SettingKey, field: &str, value: &Value) -> UseCaseResult<i32> {
+    value
+        .as_i64()
+        .and_then(|y| i32::try_from(y).ok())
+        .filter(|y| (2009..=9999).contains(y))
+        .ok_or_else(|| invalid(key, format!("{field} must be a year from 2009 to 9999")))
+}
+
+fn symbol(key: SettingKey, value: &Value) -> UseCaseResult<Asset> {
+    let text = value
+        .as_str()
+        .ok_or_else(|| invalid(key, "every item must be a symbol string"))?;
+    Asset::new(&text.to_ascii_uppercase())
+        .map_err(|_| invalid(key, format!("{text:?} is not a symbol (A-Z, 0-9 and dot)")))
+}
+
+/// One decoded value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SettingValue {
+    /// `fiscal_timezone`.
+    FiscalTimezone(FiscalTimezone),
+    /// `display_currency`.
+    DisplayCurrency(DisplayCurrency),
+    /// `irpf.start_year`.
+    StartYear(i32),
+    /// `irpf.declared_carry_forwards`.
+    DeclaredCarryForwards(Vec<DeclaredCarryForward>),
+    /// `irpf.general_absorption`.
+    GeneralAbsorption(Vec<(i32, Decimal)>),
+    /// `irpf.art_33_5_warnings`.
+    Art335Warnings(bool),
+    /// `irpf.non_currency_virtual_assets`.
+    NonCurrencyVirtualAssets(BTreeSet<Asset>),
+    /// `modelo_721.last_filed` (`null` clears it).
+    Modelo721LastFiled(Option<Modelo721Filed>),
+}
+
+/// Parses and validates the JSON text of `key` (the rules of `irpf.md` §1 that do not need the
+/// ledger; the `start_year`-relative ones run with the report).
+#[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
+pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
+    let value: Value = serde_json::from_str(text)
+        .map_err(|e| invalid(key, format!("value is not JSON ({e}); strings need quotes")))?;
+    Ok(match key {
+        SettingKey::FiscalTimezone => {
+            let s = value
+                .as_str()
+                .ok_or_else(|| invalid(key, "must be \"Europe/Madrid\" or \"Atlantic/Canary\""))?;
+            SettingValue::FiscalTimezone(FiscalTimezone::parse(s).map_err(|_| {
+                invalid(
+                    key,
+                    format!("{s:?} is not Europe/Madrid or Atlantic/Canary"),
+                )
+            })?)
+        }
+        SettingKey::DisplayCurrency => {
+            let s = value
+                .as_str()
+                .ok_or_else(|| invalid(key, "must be \"EUR\" or \"USD\""))?;
+            SettingValue::DisplayCurrency(
+                DisplayCurrency::parse(s)
+                    .ok_or_else(|| invalid(key, format!("{s:?} is not EUR or USD")))?,
+            )
+        }
+        SettingKey::IrpfStartYear => SettingValue::StartYear(year(key, "start_year", &value)?),
+        SettingKey::IrpfDeclaredCarryForwards => {
+            let items = value.as_array().ok_or_else(|| {
+                invalid(key, "must be a list of {origin_year, kind, amount} objects")
+            })?;
+            let mut out = Vec::with_capacity(items.len());
+            for item in items {
+                let object = item.as_object().ok_or_else(|| {
+                    invalid(
+                        key,
+                        "every item must be an {origin_year, kind, amount} object",
+                    )
+                })?;
+                if let Some(extra) = object
+                    .keys()
+                    .find(|k| !matches!(k.as_str(), "origin_year" | "kind" | "amount"))
+                {
+                    return Err(invalid(key, format!("unknown field {extra:?}")));
+                }
+                let origin_year = year(
+                    key,
+                    "origin_year",
+                    object.get("origin_year").unwrap_or(&Value::Null),
+                )?;
+                let kind_text = object.get("kind").and_then(Value::as_str).unwrap_or("");
+                let kind = CarryKind::parse(kind_text).ok_or_else(|| {
+                    invalid(
+                        key,
+                        format!("kind {kind_text:?} is not SAVINGS_GP, SAVINGS_RCM or GENERAL_GP"),
+                    )
+                })?;
+                let amount = decimal(key, "amount", object.get("amount").unwrap_or(&Value::Null))?;
+                if amount.is_zero() {
+                    return Err(invalid(key, "amount must be greater than 0"));
+                }
+                out.push(DeclaredCarryForward {
+                    origin_year,
+                    kind,
+                    amount,
+                });
+            }
+            SettingValue::DeclaredCarryForwards(out)
+        }
+        SettingKey::IrpfGeneralAbsorption => {
+            let object = value.as_object().ok_or_else(|| {
+                invalid(
+                    key,
+                    "must be an object {\"2013\": amount, \"2014\": amount}",
+                )
+            })?;
+            let mut out = Vec::with_capacity(object.len());
+            for (y, amount) in object {
+                let y: i32 = match y.as_str() {
+                    "2013" => 2013,
+                    "2014" => 2014,
+                    other => {
+                        return Err(invalid(
+                            key,
+                            format!("key {other:?} is not 2013 or 2014 (irpf.md §5.5)"),
+                        ));
+                    }
+                };
+                out.push((y, decimal(key, "amount", amount)?));
+            }
+            out.sort_by_key(|(y, _)| *y);
+            SettingValue::GeneralAbsorption(out)
+        }
+        SettingKey::IrpfArt335Warnings => SettingValue::Art335Warnings(
+            value
+                .as_bool()
+                .ok_or_else(|| invalid(key, "must be true or false"))?,
+        ),
+        SettingKey::IrpfNonCurrencyVirtualAssets => {
+            let items = value
+                .as_array()
+                .ok_or_else(|| invalid(key, "must be a list of symbols"))?;
+            let set = items
+                .iter()
+                .map(|v| symbol(key, v))
+                .collect::<UseCaseResult<BTreeSet<Asset>>>()?;
+            SettingValue::NonCurrencyVirtualAssets(set)
+        }
+        SettingKey::Modelo721LastFiled => {
+            if value.is_null() {
+                SettingValue::Modelo721LastFiled(None)
+            } else {
+                let object = value
+                    .as_object()
+                    .ok_or_else(|| invalid(key, "must be an object {year, total} or null"))?;
+                if let Some(extra) = object
+                    .keys()
+                    .find(|k| !matches!(k.as_str(), "year" | "total"))
+                {
+                    return Err(invalid(key, format!("unknown field {extra:?}")));
+                }
+                SettingValue::Modelo721LastFiled(Some(Modelo721Filed {
+                    year: year(key, "year", object.get("year").unwrap_or(&Value::Null))?,
+                    total: decimal(key, "total", object.get("total").unwrap_or(&Value::Null))?,
+                }))
+            }
+        }
+    })
+}
+
+/// The canonical JSON text of a valid value (what `settings set` stores).
+pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
+    let value = parse_value(key, text)?;
+    let json = match value {
+        SettingValue::FiscalTimezone(tz) => Value::String(tz.as_str().to_owned()),
+        SettingValue::DisplayCurrency(c) => Value::String(c.code().to_owned()),
+        SettingValue::StartYear(y) => Value::from(y),
+        SettingValue::DeclaredCarryForwards(items) => Value::Array(
+            items
+                .iter()
+                .map(|d| {
+                    serde_json::json!({
+                        "origin_year": d.origin_year,
+                        "kind": d.kind.as_str(),
+                        "amount": num::fiat(d.amount),
+                    })
+                })
+                .collect(),
+        ),
+        SettingValue::GeneralAbsorption(items) => Value::Object(
+            items
+                .iter()
+                .map(|(y, a)| (y.to_string(), Value::String(num::fiat(*a))))
+                .collect(),
+        ),
+        SettingValue::Art335Warnings(b) => Value::Bool(b),
+        SettingValue::NonCurrencyVirtualAssets(set) => Value::Array(
+            set.iter()
+                .map(|a| Value::String(a.as_str().to_owned()))
+                .collect(),
+        ),
+        SettingValue::Modelo721LastFiled(None) => Value::Null,
+        SettingValue::Modelo721LastFiled(Some(f)) => {
+            serde_json::json!({"year": f.year, "total": num::fiat(f.total)})
+        }
+    };
+    Ok(json.to_string())
+}
+
+/// The default of a key, as shown by `settings list`.
+pub fn default_text(key: SettingKey) -> &'static str {
+    match key {
+        SettingKey::FiscalTimezone => "\"Europe/Madrid\"",
+        SettingKey::DisplayCurrency => "\"EUR\"",
+        SettingKey::IrpfStartYear => "year of the earliest row",
+        SettingKey::IrpfDeclaredCarryForwards | SettingKey::IrpfNonCurrencyVirtualAssets => "[]",
+        SettingKey::IrpfGeneralAbsorption => "{}",
+        SettingKey::IrpfArt335Warnings => "false",
+        SettingKey::Modelo721LastFiled => "null",
+    }
+}
+
+/// Reads and decodes every stored setting.
+pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
+    let mut settings = Settings::default();
+    for (key, text) in store.settings()? {
+        match parse_value(key, &text)? {
+            SettingValue::FiscalTimezone(tz) => settings.fiscal_timezone = tz,
+            SettingValue::DisplayCurrency(c) => settings.display_currency = c,
+            SettingValue::StartYear(y) => settings.irpf.start_year = Some(y),
+            SettingValue::DeclaredCarryForwards(d) => settings.irpf.declared_carry_forwards = d,
+            SettingValue::GeneralAbsorption(g) => settings.irpf.general_absorption = g,
+            SettingValue::Art335Warnings(b) => settings.irpf.art_33_5_warnings = b,
+            SettingValue::NonCurrencyVirtualAssets(s) => {
+                settings.irpf.non_currency_virtual_assets = s;
+            }
+            SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
+        }
+    }
+    settings.irpf.fiscal_timezone = settings.fiscal_timezone;
+    Ok(settings)
+}

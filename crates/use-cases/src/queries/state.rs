@@ -1,0 +1,391 @@
+//! The derived state of one ledger version: effective rows, FIFO output, market tables,
+//! settings, and (built on first use) custody, integrity rows and daily series.
+//!
+//! It is computed once per ledger version and shared by every later query of the process
+//! (`LedgerQueries` keeps it in an `Arc` keyed by `LedgerRead::ledger_version`). Only the prices
+//! of assets the ledger touches (plus the bitcoin benchmark) and the rates of the currencies
+//! those rows and prices name are loaded.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
+use core_domain::custody::{self, CustodyOutput};
+use core_domain::engine::{EngineInput, EngineOutput};
+use core_domain::fifo::{self, EngineSettings};
+use core_domain::holdings::{self, HoldingsSnapshot};
+use core_domain::irpf::IrpfYearReport;
+use core_domain::overrides::{CustodyLink, RowOverride};
+use core_domain::quality::{self, IntegrityRow};
+use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+use shared_types::dto::TaxReport;
+
+use super::settings::{self, Settings};
+use crate::error::UseCaseResult;
+use crate::ports::{LedgerRead, PriceStore, RateStore, SettingsStore};
+
+/// Everything derived from one ledger version.
+#[derive(Debug)]
+pub struct Derived {
+    /// The ledger version it was read at.
+    pub version: u64,
+    /// Decoded settings.
+    pub settings: Settings,
+    /// Accounts by id.
+    pub accounts: Vec<Account>,
+    /// Imported spot rows (ledger order).
+    pub spot_rows: Vec<SpotRow>,
+    /// Overrides by row key.
+    pub overrides: Vec<RowOverride>,
+    /// Custody links.
+    pub links: Vec<CustodyLink>,
+    /// Futures rows per account id (for the account list), before exclusions.
+    pub futures_per_account: BTreeMap<u32, u64>,
+    /// The engine's input (overrides applied).
+    pub input: EngineInput,
+    /// The engine's output.
+    pub output: EngineOutput,
+    /// Rates and the price candidates of the rows' valuations: what the engine reads.
+    pub market: Market,
+    /// Every close of the ledger's assets from its first row on, loaded on first use by the
+    /// valuation and analytics questions (the tax report never needs it).
+    full: OnceLock<FullMarket>,
+    /// The assets whose closes the full market loads.
+    crypto: Vec<Asset>,
+    /// The first fiscal date of the ledger.
+    first: Option<Date>,
+    /// The rates loaded (shared by both markets).
+    rates: Vec<crate::ports::RateRow>,
+    /// The latest stored ECB rate per currency.
+    pub last_rate: BTreeMap<Asset, Date>,
+    custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
+    integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
+    series: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<DailySeries>>>,
+    /// Holdings snapshots by as-of fiscal date and currency (they read only the date).
+    snapshots: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<HoldingsSnapshot>>>,
+    /// IRPF year reports by `(year, with year-end holdings)`: the multi-year state is read once
+    /// per year asked, then served from here.
+    reports: Mutex<BTreeMap<(i32, bool), Arc<IrpfYearReport>>>,
+    /// Their DTOs.
+    report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
+}
+
+/// Every close of the ledger's assets, and the latest close date per asset.
+#[derive(Debug)]
+struct FullMarket {
+    market: Market,
+    last_price: BTreeMap<Asset, Date>,
+}
+
+/// The BTC benchmark of the risk metrics (`domain.md` §11.4).
+fn benchmark() -> Option<Asset> {
+    Asset::new(core_domain::analytics::risk::BENCHMARK).ok()
+}
+
+impl Derived {
+    /// Reads the ledger through the ports and runs the engine.
+    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
+    pub fn load<S>(store: &S) -> UseCaseResult<Self>
+    where
+        S: LedgerRead + RateStore + PriceStore + SettingsStore,
+    {
+        let snapshot = store.snapshot()?;
+        let settings = settings::load(store)?;
+        let input = core_domain::effective::engine_input(
+            &snapshot.spot_rows,
+            &snapshot.futures_rows,
+            &snapshot.overrides,
+        );
+        // Assets and currencies the ledger names, and the date span of its rows.
+        let mut crypto: BTreeSet<Asset> = BTreeSet::new();
+        let mut fiat: BTreeSet<Asset> = BTreeSet::new();
+        let mut first: Option<Date> = None;
+        let tz = settings.fiscal_timezone;
+        let mut note = |asset: Asset| {
+            if asset.is_fiat() {
+                fiat.insert(asset);
+            } else {
+                crypto.insert(asset);
+            }
+        };
+        for effective in &input.rows {
+            let row = &effective.row;
+            let day = tz.fiscal_date(row.instant);
+            first = Some(first.map_or(day, |f| f.min(day)));
+            for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                note(amount.asset);
+            }
+            if let Some(fee) = &row.fee {
+                note(fee.asset);
+            }
+            for stated in [
+                row.stated_value.as_ref(),
+                row.stated_price.as_ref(),
+                row.stated_fee_value.as_ref(),
+                effective.edited_value.as_ref(),
+                effective.edited_price.as_ref(),
+                effective.edited_fee_value.as_ref(),
+            ]
+            .into_iter()
+            .flatten()
+            {
+                note(stated.currency);
+            }
+        }
+        for row in &input.futures {
+            let day = tz.fiscal_date(row.instant);
+            first = Some(first.map_or(day, |f| f.min(day)));
+            note(row.settlement_asset);
+            if let Some(fee) = row.fee_asset {
+                note(fee);
+            }
+        }
+        if let Some(btc) = benchmark() {
+            crypto.insert(btc);
+        }
+        let crypto: Vec<Asset> = crypto.into_iter().collect();
+        let prices = match first {
+            Some(first) => store.prices_for(
+                &crypto,
+                first
+                    .checked_sub_days(chrono::Days::new(7))
+                    .unwrap_or(first),
+                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
+            )?,
+            None => Vec::new(),
+        };
+        for price in &prices {
+            fiat.insert(price.currency);
+        }
+        if let Some(usd) = DisplayCurrency::Usd.asset() {
+            fiat.insert(usd);
+        }
+        let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        let rates = store.rates_for(&fiat)?;
+        let mut last_rate: BTreeMap<Asset, Date> = BTreeMap::new();
+        for r in &rates {
+            let e = last_rate.entry(r.currency).or_insert(r.date);
+            *e = (*e).max(r.date);
+        }
+        let market = Market::new(rates.iter().copied(), prices)?;
+        let engine_settings = EngineSettings {
+            fiscal_timezone: tz,
+            non_currency_virtual_assets: settings
+                .irpf
+                .non_currency_virtual_assets
+                .iter()
+                .copied()
+                .collect(),
+        };
+        let output = fifo::run(&input, &market, &engine_settings)?;
+        let mut futures_per_account: BTreeMap<u32, u64> = BTreeMap::new();
+        for row in &snapshot.futures_rows {
+            *futures_per_account.entry(row.account_id.0).or_default() += 1;
+        }
+        Ok(Self {
+            version: snapshot.version,
+            settings,
+            accounts: snapshot.accounts,
+            spot_rows: snapshot.spot_rows,
+            overrides: snapshot.overrides,
+            links: snapshot.custody_links,
+            futures_per_account,
+            input,
+            output,
+            market,
+            full: OnceLock::new(),
+            crypto,
+            first,
+            rates,
+            last_rate,
+            custody: OnceLock::new(),
+            integrity: OnceLock::new(),
+            series: Mutex::new(BTreeMap::new()),
+            snapshots: Mutex::new(BTreeMap::new()),
+            reports: Mutex::new(BTreeMap::new()),
+            report_dtos: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// Loads every close of the ledger's assets (once per ledger version). The currencies of
+    /// closes outside the engine's windows may need rates not loaded yet; they are read too.
+    pub fn load_full_market<S>(&self, store: &S) -> UseCaseResult<()>
+    where
+        S: PriceStore + RateStore + ?Sized,
+    {
+        if self.full.get().is_some() {
+            return Ok(());
+        }
+        let prices = match self.first {
+            Some(first) => store.prices_for(
+                &self.crypto,
+                first
+                    .checked_sub_days(chrono::Days::new(7))
+                    .unwrap_or(first),
+                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
+            )?,
+            None => Vec::new(),
+        };
+        let known: BTreeSet<Asset> = self.rates.iter().map(|r| r.currency).collect();
+        let extra: BTreeSet<Asset> = prices
+            .iter()
+            .map(|p| p.currency)
+            .filter(|c| !c.is_eur() && !known.contains(c))
+            .collect();
+        let mut rates = self.rates.clone();
+        if !extra.is_empty() {
+            let extra: Vec<Asset> = extra.into_iter().collect();
+            rates.extend(store.rates_for(&extra)?);
+        }
+        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        for p in &prices {
+            let e = last_price.entry(p.asset).or_insert(p.date);
+            *e = (*e).max(p.date);
+        }
+        let market = Market::new(rates, prices)?;
+        // A concurrent loader may have won the race; both built the same market.
+        let _ = self.full.set(FullMarket { market, last_price });
+        Ok(())
+    }
+
+    /// The market valuations and analytics read: every close when loaded
+    /// ([`Derived::load_full_market`]), else the engine's candidates.
+    pub fn valuation_market(&self) -> &Market {
+        self.full.get().map_or(&self.market, |f| &f.market)
+    }
+
+    /// The latest stored close of `asset`, when the full market is loaded and has one.
+    pub fn last_price(&self, asset: Asset) -> Option<Date> {
+        self.full
+            .get()
+            .and_then(|f| f.last_price.get(&asset).copied())
+    }
+
+    /// The custody allocation over the whole ledger (built on first use).
+    pub fn custody(&self) -> UseCaseResult<&CustodyOutput> {
+        self.custody
+            .get_or_init(|| {
+                custody::allocate(&self.input, &self.output, &self.accounts, &self.links)
+            })
+            .as_ref()
+            .map_err(|e| e.clone().into())
+    }
+
+    /// The integrity rows of the ledger (built on first use).
+    pub fn integrity_rows(&self) -> UseCaseResult<&[IntegrityRow]> {
+        let custody = self.custody()?;
+        self.integrity
+            .get_or_init(|| {
+                quality::integrity_rows(&self.input, &self.output, &self.accounts, custody)
+            })
+            .as_ref()
+            .map(Vec::as_slice)
+            .map_err(|e| e.clone().into())
+    }
+
+    /// The analytics context at `as_of` in `currency`.
+    pub fn context(&self, as_of: Instant, currency: DisplayCurrency) -> AnalyticsContext<'_> {
+        AnalyticsContext {
+            input: &self.input,
+            output: &self.output,
+            market: self.valuation_market(),
+            timezone: self.settings.fiscal_timezone,
+            as_of,
+            currency,
+        }
+    }
+
+    /// The daily valuation series at `as_of` in `currency`, built once per as-of fiscal date
+    /// and currency (the series reads only the date of `as_of`).
+    pub fn series(
+        &self,
+        as_of: Instant,
+        currency: DisplayCurrency,
+    ) -> UseCaseResult<Arc<DailySeries>> {
+        let ctx = self.context(as_of, currency);
+        bounded_memo(&self.series, (ctx.as_of_date(), currency), || {
+            Ok(daily_series(&ctx)?)
+        })
+    }
+
+    /// The holdings snapshot of `domain.md` §12.1 at `as_of` in `currency`, built once per
+    /// as-of fiscal date and currency.
+    pub fn holdings_snapshot(
+        &self,
+        as_of: Instant,
+        currency: DisplayCurrency,
+    ) -> UseCaseResult<Arc<HoldingsSnapshot>> {
+        let ctx = self.context(as_of, currency);
+        let custody = self.custody()?;
+        bounded_memo(&self.snapshots, (ctx.as_of_date(), currency), || {
+            let pieces = holdings::pieces(&custody.locations);
+            Ok(holdings::holdings_snapshot(&ctx, &pieces, None)?)
+        })
+    }
+
+    /// The year report of `key`, computed by `compute` on first use.
+    pub(crate) fn year_report(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<IrpfYearReport>,
+    ) -> UseCaseResult<Arc<IrpfYearReport>> {
+        memo(&self.reports, key, compute)
+    }
+
+    /// The report DTO of `key`, computed by `compute` on first use.
+    pub(crate) fn report_dto(
+        &self,
+        key: (i32, bool),
+        compute: impl FnOnce() -> UseCaseResult<TaxReport>,
+    ) -> UseCaseResult<Arc<TaxReport>> {
+        memo(&self.report_dtos, key, compute)
+    }
+
+    /// The name of an account.
+    pub fn account_name(&self, id: core_domain::AccountId) -> String {
+        self.accounts
+            .iter()
+            .find(|a| a.id == id)
+            .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
+    }
+}
+
+/// A value per key, computed once. The lock is not held while computing, so two threads may
+/// compute the same value; both results are equal and the first stored wins.
+fn memo<K: Ord + Copy, V>(
+    cache: &Mutex<BTreeMap<K, Arc<V>>>,
+    key: K,
+    compute: impl FnOnce() -> UseCaseResult<V>,
+) -> UseCaseResult<Arc<V>> {
+    let lock = || {
+        cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    };
+    if let Some(value) = lock().get(&key) {
+        return Ok(Arc::clone(value));
+    }
+    let value = Arc::new(compute()?);
+    Ok(Arc::clone(lock().entry(key).or_insert(value)))
+}
+
+/// [`memo`] that forgets everything past a few entries: a long-running server asks at many
+/// dates.
+fn bounded_memo<K: Ord + Copy, V>(
+    cache: &Mutex<BTreeMap<K, Arc<V>>>,
+    key: K,
+    compute: impl FnOnce() -> UseCaseResult<V>,
+) -> UseCaseResult<Arc<V>> {
+    {
+        let mut lock = cache
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if lock.len() >= 8 && !lock.contains_key(&key) {
+            lock.clear();
+        }
+    }
+    memo(cache, key, compute)
+}
