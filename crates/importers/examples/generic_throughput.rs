@@ -1,6 +1,8 @@
 //! Measures generic CSV parse throughput (stages 1–6) over a generated file.
 //!
-//! `cargo run --release -p importers --example generic_throughput -- [rows]` (default 1,000,000).
+//! `cargo run --release -p importers --example generic_throughput -- [rows] [OUT.csv]` (default
+//! 1,000,000 rows). With `OUT.csv` it only writes the deterministic file (same rows → same
+//! bytes), for timing `cartera import` end to end.
 #![allow(
     clippy::disallowed_methods,
     reason = "tests, benches and examples read their knobs from the environment"
@@ -70,6 +72,14 @@ fn main() {
         }
     }
     let bytes = text.into_bytes();
+    if let Some(out) = std::env::args().nth(2) {
+        if let Err(error) = std::fs::write(&out, &bytes) {
+            println!("cannot write {out}: {error}");
+            std::process::exit(1);
+        }
+        println!("wrote {rows} rows, {} bytes to {out}", bytes.len());
+        return;
+    }
     if std::env::var_os("GENERATE_ONLY").is_some() {
         println!("generated {} bytes", bytes.len());
         return;

@@ -938,14 +938,13 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
     }
     // Ordinals keyed by a 128-bit digest of the content fields: no copy of the key per row;
     // a collision among a file's keys (odds below 1e-26 for 10M rows) is not a practical risk.
-    let mut counters: crate::values::FastMap<u128, u32> =
-        crate::values::FastMap::with_capacity_and_hasher(
-            order.len(),
-            std::hash::BuildHasherDefault::default(),
-        );
+    // The key spells the timestamp, so equal keys share it and, in this order, are adjacent:
+    // the map holds only the current timestamp's keys and stays small and in cache.
+    let mut counters: crate::values::FastMap<u128, u32> = crate::values::FastMap::default();
+    let mut counters_at: Option<Instant> = None;
     let mut spellings: crate::values::FastMap<String, String> = crate::values::FastMap::default();
     let mut last_account: (String, String, String) = (String::new(), String::new(), String::new());
-    let mut out = Vec::with_capacity(slots.len());
+    let mut out = Vec::with_capacity(order.len());
     let mut rows = 0u64;
     // Index in `out` of the current operation's first transaction.
     let mut primary = 0usize;
@@ -956,6 +955,15 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
             slots.get_mut(index as usize).and_then(Option::take)
         };
         let Some(d) = next else { continue };
+        if counters_at != Some(d.timestamp) {
+            counters_at = Some(d.timestamp);
+            // A burst of one timestamp may have grown the map: clearing stays O(burst).
+            if counters.capacity() > 1024 {
+                counters = crate::values::FastMap::default();
+            } else if !counters.is_empty() {
+                counters.clear();
+            }
+        }
         if d.account != last_account.0 {
             let lower = d.account.to_lowercase();
             let spelled = spellings

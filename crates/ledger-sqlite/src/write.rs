@@ -1,6 +1,7 @@
 //! The write port: every method is one immediate transaction.
 
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 
 use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
 use core_domain::{AccountId, Asset, Instant, ledger::is_reserved_account_name};
@@ -27,14 +28,14 @@ const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
 /// Caches of one write transaction: asset ids and accounts by folded name.
 struct Ids {
-    assets: HashMap<Asset, i64>,
+    assets: KeyMap<Asset, i64>,
     accounts: HashMap<String, i64>,
     created: Vec<String>,
 }
 
 impl Ids {
     fn load(tx: &Transaction<'_>) -> PortResult<Self> {
-        let mut assets = HashMap::new();
+        let mut assets = KeyMap::default();
         {
             let mut statement = tx
                 .prepare_cached("SELECT id, symbol FROM assets")
@@ -643,6 +644,30 @@ fn bulk_eligible(tx: &Transaction<'_>, batch: &ImportBatch, threshold: usize) ->
     Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
 }
 
+/// A multiply-rotate hasher for the bulk path's identity maps: the keys are hex SHA-256
+/// digests written by the importers, and SipHash over a million of them was a visible cost.
+#[derive(Default, Clone, Copy)]
+struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            if let Some(head) = word.get_mut(..chunk.len()) {
+                head.copy_from_slice(chunk);
+            }
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x517c_c1b7_2722_0a95);
+        }
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+
 /// The bulk path: identities are checked in memory against the stored keys and the batch,
 /// the rows are appended without the unique key index, and the index is rebuilt in one sort,
 /// which costs far less than a random index insert per row. Everything stays inside the
@@ -657,7 +682,7 @@ fn bulk_import(
     outcome: &mut ImportOutcome,
 ) -> PortResult<i64> {
     // Stored identities with what a duplicate report needs: seq, account, content key.
-    let mut stored: HashMap<String, (i64, i64, Option<String>)> = HashMap::new();
+    let mut stored: KeyMap<String, (i64, i64, Option<String>)> = KeyMap::default();
     for sql in [
         "SELECT row_key, seq, account_id, content_key FROM spot_rows",
         "SELECT row_key, seq, account_id, content_key FROM futures_rows",
@@ -681,7 +706,8 @@ fn bulk_import(
         .iter()
         .map(|(fold, id)| (*id, fold.as_str()))
         .collect();
-    let mut first_of: HashMap<&str, &NewSpotRecord> = HashMap::with_capacity(batch.spot.len());
+    let mut first_of: KeyMap<&str, &NewSpotRecord> =
+        KeyMap::with_capacity_and_hasher(batch.spot.len(), BuildHasherDefault::default());
     let mut to_insert: Vec<&NewSpotRecord> = Vec::with_capacity(batch.spot.len());
     for (_, _, record) in order {
         let RecordRef::Spot(i) = *record else {
@@ -732,17 +758,104 @@ fn bulk_import(
     }
     tx.execute_batch("DROP INDEX spot_rows_key")
         .map_err(map_err)?;
+    let seq = bulk_insert(tx, ids, &to_insert, import_id, first_seq)?;
+    outcome.added_spot += to_insert.len() as u64;
+    tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
+        .map_err(map_err)?;
+    Ok(seq)
+}
+
+/// Appends `value` to `buf` as stored (a zero is unsigned) and returns its byte range.
+fn push_decimal(buf: &mut String, value: Option<Decimal>) -> Option<std::ops::Range<usize>> {
+    use std::fmt::Write as _;
+    let mut value = value?;
+    if value.is_zero() {
+        value.set_sign_positive(true);
+    }
+    let start = buf.len();
+    let _ = write!(buf, "{value}");
+    Some(start..buf.len())
+}
+
+/// The bulk path's row loop: one statement prepared once, parameters bound in place from
+/// one reused text buffer (no per-row allocation, no statement-cache lookup of the SQL),
+/// and the account id reused while consecutive rows name the same account. Returns the next
+/// `seq`.
+fn bulk_insert(
+    tx: &Transaction<'_>,
+    ids: &mut Ids,
+    rows: &[&NewSpotRecord],
+    import_id: i64,
+    first_seq: i64,
+) -> PortResult<i64> {
+    use std::fmt::Write as _;
+    let mut statement = tx.prepare(INSERT_SPOT_BULK).map_err(map_err)?;
+    let mut buf = String::with_capacity(256);
+    let mut last_account: Option<(&str, i64)> = None;
     let mut seq = first_seq;
-    for r in to_insert {
-        let account = ids.account(tx, &r.account)?;
-        insert_spot(tx, INSERT_SPOT_BULK, ids, import_id, seq, account, r)?;
-        outcome.added_spot += 1;
+    for r in rows {
+        let account = match last_account {
+            Some((name, id)) if name == r.account => id,
+            _ => {
+                let id = ids.account(tx, &r.account)?;
+                last_account = Some((&r.account, id));
+                id
+            }
+        };
+        let (code, label) = tx_type_code(&r.tx_type);
+        let in_asset = ids.opt_asset(tx, r.inflow.map(|s| s.asset))?;
+        let out_asset = ids.opt_asset(tx, r.outflow.map(|s| s.asset))?;
+        let fee_asset = ids.opt_asset(tx, r.fee.map(|f| f.asset))?;
+        let value_currency = ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?;
+        let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
+        let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
+        buf.clear();
+        let in_qty = push_decimal(&mut buf, r.inflow.map(|s| s.quantity));
+        let out_qty = push_decimal(&mut buf, r.outflow.map(|s| s.quantity));
+        let fee_qty = push_decimal(&mut buf, r.fee.map(|f| f.quantity));
+        let sv = push_decimal(&mut buf, r.stated_value.map(|s| s.amount));
+        let sp = push_decimal(&mut buf, r.stated_price.map(|s| s.amount));
+        let sfv = push_decimal(&mut buf, r.stated_fee_value.map(|s| s.amount));
+        let lines_start = buf.len();
+        for (i, line) in r.source_lines.iter().enumerate() {
+            if i > 0 {
+                buf.push(',');
+            }
+            let _ = write!(buf, "{line}");
+        }
+        let text = |range: Option<std::ops::Range<usize>>| range.and_then(|r| buf.get(r));
+        let bind = |statement: &mut rusqlite::Statement<'_>| -> rusqlite::Result<usize> {
+            statement.raw_bind_parameter(1, seq)?;
+            statement.raw_bind_parameter(2, StoredKey::new(&r.row_key))?;
+            statement.raw_bind_parameter(3, account)?;
+            statement.raw_bind_parameter(4, code)?;
+            statement.raw_bind_parameter(5, label)?;
+            statement.raw_bind_parameter(6, r.instant.unix_nanos())?;
+            statement.raw_bind_parameter(7, in_asset)?;
+            statement.raw_bind_parameter(8, text(in_qty.clone()))?;
+            statement.raw_bind_parameter(9, out_asset)?;
+            statement.raw_bind_parameter(10, text(out_qty.clone()))?;
+            statement.raw_bind_parameter(11, fee_asset)?;
+            statement.raw_bind_parameter(12, text(fee_qty.clone()))?;
+            statement.raw_bind_parameter(13, text(sv.clone()))?;
+            statement.raw_bind_parameter(14, value_currency)?;
+            statement.raw_bind_parameter(15, text(sp.clone()))?;
+            statement.raw_bind_parameter(16, price_currency)?;
+            statement.raw_bind_parameter(17, text(sfv.clone()))?;
+            statement.raw_bind_parameter(18, fee_value_currency)?;
+            statement.raw_bind_parameter(19, r.transfer_group_id.as_deref())?;
+            statement.raw_bind_parameter(20, import_id)?;
+            statement.raw_bind_parameter(21, buf.get(lines_start..).unwrap_or_default())?;
+            statement.raw_bind_parameter(22, r.source_ref.as_deref())?;
+            statement.raw_bind_parameter(23, r.note.as_deref())?;
+            statement.raw_bind_parameter(24, r.content_key.as_deref())?;
+            statement.raw_execute()
+        };
+        bind(&mut statement).map_err(map_err)?;
         seq = seq
             .checked_add(1)
             .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
     }
-    tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
-        .map_err(map_err)?;
     Ok(seq)
 }
 

@@ -220,3 +220,22 @@ fn ac46_one_bad_row_in_a_thousand() {
     assert!(r.findings.is_empty());
     assert_eq!(r.transactions.len(), 1000);
 }
+
+#[test]
+fn identical_rows_apart_in_the_file_get_ordinals_in_time_order() {
+    let a = "2024-02-01T10:00:00Z,DEPOSIT,Ledger,EUR,5,,,,,,,,,";
+    let b = "2024-01-01T10:00:00Z,DEPOSIT,Ledger,EUR,5,,,,,,,,,";
+    let c = "2024-03-01T10:00:00Z,DEPOSIT,Ledger,EUR,5,,,,,,,,,";
+    // Lines 2..6: a, b, c, a, b; ordinals follow (timestamp, line) and restart per content.
+    let r = g(&[a, b, c, a, b]);
+    assert_eq!(
+        keys(&r),
+        [
+            "v1|generic|content|ledger|2024-01-01T10:00:00Z|DEPOSIT|EUR|5|||||1",
+            "v1|generic|content|ledger|2024-01-01T10:00:00Z|DEPOSIT|EUR|5|||||2",
+            "v1|generic|content|ledger|2024-02-01T10:00:00Z|DEPOSIT|EUR|5|||||1",
+            "v1|generic|content|ledger|2024-02-01T10:00:00Z|DEPOSIT|EUR|5|||||2",
+            "v1|generic|content|ledger|2024-03-01T10:00:00Z|DEPOSIT|EUR|5|||||1",
+        ]
+    );
+}
