@@ -414,8 +414,8 @@ fn completeness_notes(metrics: &Metrics) -> String {
     let mut out = String::new();
     if metrics.prices_incomplete {
         out.push_str(
-            "warning: some holdings have no price: their value is unknown and left out of the \
-             totals; run `cartera prices import FILE…`\n",
+            "warning: prices are incomplete on this date: holdings without a stored price are \
+             left out of the totals (never counted as zero); run `cartera prices import FILE…`\n",
         );
     }
     if metrics.rates_incomplete {

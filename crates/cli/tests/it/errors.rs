@@ -166,9 +166,10 @@ fn every_command_help_has_an_example() {
 }
 
 #[test]
-fn missing_prices_are_named_with_the_command_that_adds_them() {
-    // A year after the demo's last close, the 7-day price window finds nothing: every holding
-    // is unvalued (never zero) and the output says which closes are missing and what to run.
+fn stale_prices_are_named_with_the_command_that_adds_them() {
+    // A year after the demo's last close the holdings are valued at their latest stored price
+    // (domain.md §12.1, tools.md §9.1), and the output says how old each quote is and what to
+    // run; nothing is counted as zero.
     let demo = DemoLedger::build();
     let output = cartera()
         .env("CARTERA_NOW", "2026-01-10T12:00:00Z")
@@ -179,9 +180,12 @@ fn missing_prices_are_named_with_the_command_that_adds_them() {
         .unwrap();
     assert!(output.status.success(), "{}", stderr(&output));
     let text = stdout(&output);
-    assert!(text.contains("Unvalued holdings (not in the totals; never counted as zero)"));
-    assert!(text.contains(
-        "warning: no prices for BTC after 2024-12-31: run `cartera prices import FILE --symbol BTC`"
-    ), "{text}");
-    assert!(text.contains(" equity             0.00 EUR\n"), "{text}");
+    assert!(text.contains(" equity          10442.35 EUR\n"), "{text}");
+    assert!(
+        text.contains(
+            "warning: BTC is valued at its latest stored price, of 2024-12-31 (375 days before \
+             2026-01-10): run `cartera prices import FILE --symbol BTC` with newer closes"
+        ),
+        "{text}"
+    );
 }

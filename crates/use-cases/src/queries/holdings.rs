@@ -109,21 +109,45 @@ pub(crate) fn portfolio_summary(
         },
         valued,
         unvalued,
-        missing: missing_notices(derived, &snapshot.holdings, currency),
+        missing: missing_notices(derived, &snapshot.holdings, currency, ctx.as_of_date()),
     })
 }
 
-/// One notice per unvalued holding: the asset's last stored close, or the display currency's
-/// last stored rate, and the command that imports more.
+/// Quotes older than this many days before the as-of date are reported as stale.
+const STALE_DAYS: i64 = 7;
+
+/// One notice per unvalued holding (the asset's last stored close, or the display currency's
+/// last stored rate) and per holding valued at a stale stored quote, each with the command
+/// that imports more.
 pub(crate) fn missing_notices(
     derived: &Derived,
     list: &[Holding],
     currency: DisplayCurrency,
+    as_of: core_domain::Date,
 ) -> Vec<MissingDataNotice> {
     let mut notices = Vec::new();
     for h in list {
         match h.unvalued_reason {
-            None => {}
+            None => {
+                if let Some(quoted) = derived.live_quote_date(h.asset, currency, as_of) {
+                    let age = as_of.signed_duration_since(quoted).num_days();
+                    if age > STALE_DAYS {
+                        notices.push(MissingDataNotice {
+                            what: format!(
+                                "{} is valued at its latest stored price, of {} ({age} days \
+                                 before {})",
+                                h.asset,
+                                date(quoted),
+                                date(as_of)
+                            ),
+                            hint: format!(
+                                "run `cartera prices import FILE --symbol {}` with newer closes",
+                                h.asset
+                            ),
+                        });
+                    }
+                }
+            }
             Some(UnvaluedReason::NoPrice) => {
                 let what = match derived.last_price(h.asset) {
                     Some(latest) => format!("no prices for {} after {}", h.asset, date(latest)),

@@ -75,6 +75,9 @@ pub struct Derived {
 struct FullMarket {
     market: Market,
     last_price: BTreeMap<Asset, Date>,
+    /// The latest stored close per (asset, quote currency): the current price of the holdings
+    /// snapshot (`domain.md` §12.1; `tools.md` §9.1 values holdings at the latest stored price).
+    latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)>,
 }
 
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
@@ -241,13 +244,25 @@ impl Derived {
             rates.extend(store.rates_for(&extra)?);
         }
         let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
+            BTreeMap::new();
         for p in &prices {
             let e = last_price.entry(p.asset).or_insert(p.date);
             *e = (*e).max(p.date);
+            let q = latest_quotes
+                .entry((p.asset, p.currency))
+                .or_insert((p.date, p.close));
+            if p.date >= q.0 {
+                *q = (p.date, p.close);
+            }
         }
         let market = Market::new(rates, prices)?;
         // A concurrent loader may have won the race; both built the same market.
-        let _ = self.full.set(FullMarket { market, last_price });
+        let _ = self.full.set(FullMarket {
+            market,
+            last_price,
+            latest_quotes,
+        });
         Ok(())
     }
 
@@ -322,8 +337,45 @@ impl Derived {
         let custody = self.custody()?;
         bounded_memo(&self.snapshots, (ctx.as_of_date(), currency), || {
             let pieces = holdings::pieces(&custody.locations);
-            Ok(holdings::holdings_snapshot(&ctx, &pieces, None)?)
+            let live = self.live_prices(ctx.as_of_date(), currency);
+            Ok(holdings::holdings_snapshot(&ctx, &pieces, live.as_deref())?)
         })
+    }
+
+    /// The latest stored quote of each asset in `currency` dated on or before `as_of`: the
+    /// snapshot's current price (`domain.md` §12.1). `None` before the full market is loaded;
+    /// an asset without such a quote falls back to the daily close of §7.2.
+    fn live_prices(
+        &self,
+        as_of: Date,
+        currency: DisplayCurrency,
+    ) -> Option<Vec<core_domain::holdings::LivePrice>> {
+        let full = self.full.get()?;
+        let code = Asset::new(currency.code()).ok()?;
+        let mut live: Vec<core_domain::holdings::LivePrice> = Vec::new();
+        for ((asset, quote), (date, close)) in &full.latest_quotes {
+            if *quote == code && *date <= as_of {
+                live.push(core_domain::holdings::LivePrice {
+                    asset: *asset,
+                    price: *close,
+                    currency: *quote,
+                });
+            }
+        }
+        Some(live)
+    }
+
+    /// The date of the quote the snapshot uses for `asset` in `currency` at `as_of`, when it
+    /// comes from the latest stored quotes.
+    pub fn live_quote_date(
+        &self,
+        asset: Asset,
+        currency: DisplayCurrency,
+        as_of: Date,
+    ) -> Option<Date> {
+        let code = Asset::new(currency.code()).ok()?;
+        let (date, _) = self.full.get()?.latest_quotes.get(&(asset, code))?;
+        (*date <= as_of).then_some(*date)
     }
 
     /// The year report of `key`, computed by `compute` on first use.

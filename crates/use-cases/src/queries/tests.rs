@@ -72,16 +72,23 @@ fn d1_summary_without_prices_is_unvalued_with_a_hint() {
 }
 
 #[test]
-fn d1_summary_with_a_stale_price_names_the_last_close() {
+fn d1_summary_with_a_stale_price_values_at_the_latest_stored_quote_and_says_how_old_it_is() {
+    // domain.md §12.1: the current price is the latest stored quote in the display currency
+    // (tools.md §9.1 "at the latest stored price"), here 30 days before the as-of date.
     let fake = Fake::new(&d1()).price("2023-06-01", "BTC", "25000", "EUR");
     let q = queries(fake, "2023-07-01T10:00:00Z");
     let summary = q
         .get_portfolio_summary(&CurrencyRequest::default())
         .unwrap();
+    let j = to_json(&summary);
+    check(
+        &j["valued"][0],
+        &json!({"symbol": "BTC", "amount": "0.5", "currentValueFiat": "12500.00"}),
+    );
     assert_eq!(summary.missing.len(), 1);
     assert_eq!(
         summary.missing[0].what,
-        "no prices for BTC after 2023-06-01"
+        "BTC is valued at its latest stored price, of 2023-06-01 (30 days before 2023-07-01)"
     );
 }
 
