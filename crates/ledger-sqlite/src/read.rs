@@ -11,7 +11,7 @@ use shared_types::{CustodyKind, FuturesKind};
 use use_cases::PortResult;
 use use_cases::ports::{
     ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore, RateRow,
-    RateStore, RowDetail, SettingKey, SettingsStore,
+    RateStore, RowDetail, SettingKey, SettingsStore, StoredQuote,
 };
 
 use crate::codec::{
@@ -549,25 +549,32 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
     Ok(out)
 }
 
-fn latest_prices(conn: &Connection) -> PortResult<Vec<PriceRow>> {
+fn latest_quotes(conn: &Connection) -> PortResult<Vec<StoredQuote>> {
     let table = AssetTable::load(conn)?;
-    // SQLite returns the bare `close` of the row that holds the MAX.
+    // SQLite returns the bare `close` and `import_id` of the row that holds the MAX; the format
+    // is that row's import log entry's (a `--replace` rewrites `import_id`).
     let mut statement = conn
         .prepare_cached(
-            "SELECT asset_id, quote_id, MAX(day), close FROM prices GROUP BY asset_id, quote_id",
+            "SELECT q.asset_id, q.quote_id, q.day, q.close, l.format FROM \
+             (SELECT asset_id, quote_id, MAX(day) AS day, close, import_id FROM prices \
+              GROUP BY asset_id, quote_id) AS q \
+             LEFT JOIN import_log AS l ON l.id = q.import_id",
         )
         .map_err(map_err)?;
     let mut rows = statement.query([]).map_err(map_err)?;
     let mut out = Vec::new();
     while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(PriceRow {
-            asset: table.get(int_col(row.get_ref_unwrap(0), "price asset")?)?,
-            currency: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
-            date: date_of(int_col(row.get_ref_unwrap(2), "price day")?)?,
-            close: decimal_col(row.get_ref_unwrap(3), "close")?,
+        out.push(StoredQuote {
+            row: PriceRow {
+                asset: table.get(int_col(row.get_ref_unwrap(0), "price asset")?)?,
+                currency: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
+                date: date_of(int_col(row.get_ref_unwrap(2), "price day")?)?,
+                close: decimal_col(row.get_ref_unwrap(3), "close")?,
+            },
+            format: text_col(row.get_ref_unwrap(4), "price import format")?,
         });
     }
-    out.sort_by_key(|r| (r.asset, r.currency));
+    out.sort_by_key(|q| (q.row.asset, q.row.currency));
     Ok(out)
 }
 
@@ -693,9 +700,9 @@ macro_rules! read_ports {
                 let $conn = self;
                 price_candidates($expr, requests)
             }
-            fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {
+            fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>> {
                 let $conn = self;
-                latest_prices($expr)
+                latest_quotes($expr)
             }
             fn price_count(&self) -> PortResult<u64> {
                 let $conn = self;

@@ -12,7 +12,7 @@ use crate::error::{PortError, PortResult};
 use crate::ports::{
     ImportBatch, ImportLogEntry, ImportOutcome, LedgerRead, LedgerSnapshot, LedgerWrite,
     MarketOutcome, PriceBatch, PriceRow, PriceStore, RateBatch, RateRow, RateStore, RowDetail,
-    SettingKey, SettingsStore,
+    SettingKey, SettingsStore, StoredQuote,
 };
 
 /// The fake store.
@@ -20,6 +20,8 @@ use crate::ports::{
 pub(crate) struct Fake {
     pub(crate) snapshot: LedgerSnapshot,
     pub(crate) prices: Vec<PriceRow>,
+    /// The import format of each price, by `(asset, date, currency)`.
+    pub(crate) price_formats: BTreeMap<(Asset, Date, Asset), String>,
     pub(crate) rates: Vec<RateRow>,
     pub(crate) settings: BTreeMap<SettingKey, String>,
     pub(crate) snapshots_taken: std::cell::Cell<u64>,
@@ -41,13 +43,29 @@ impl Fake {
         }
     }
 
-    pub(crate) fn price(mut self, on: &str, symbol: &str, close: &str, currency: &str) -> Self {
-        self.prices.push(PriceRow {
+    /// A price imported from a `daily` file.
+    pub(crate) fn price(self, on: &str, symbol: &str, close: &str, currency: &str) -> Self {
+        self.quote(on, symbol, close, currency, "daily")
+    }
+
+    /// A price imported from a file of the given format.
+    pub(crate) fn quote(
+        mut self,
+        on: &str,
+        symbol: &str,
+        close: &str,
+        currency: &str,
+        format: &str,
+    ) -> Self {
+        let row = PriceRow {
             asset: asset(symbol),
             date: date(on),
             close: dec(close),
             currency: asset(currency),
-        });
+        };
+        self.price_formats
+            .insert((row.asset, row.date, row.currency), format.to_owned());
+        self.prices.push(row);
         self
     }
 
@@ -183,7 +201,7 @@ impl PriceStore for Fake {
             .filter_map(|(p, keep)| keep.then_some(*p))
             .collect())
     }
-    fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {
+    fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>> {
         let mut latest: BTreeMap<(Asset, Asset), PriceRow> = BTreeMap::new();
         for p in &self.prices {
             let e = latest.entry((p.asset, p.currency)).or_insert(*p);
@@ -191,7 +209,20 @@ impl PriceStore for Fake {
                 *e = *p;
             }
         }
-        Ok(latest.into_values().collect())
+        latest
+            .into_values()
+            .map(|row| {
+                let format = self
+                    .price_formats
+                    .get(&(row.asset, row.date, row.currency))
+                    .cloned()
+                    .ok_or_else(|| PortError::Corrupt {
+                        what: format!("price {} {} {}", row.asset, row.date, row.currency),
+                        reason: "no import format".to_owned(),
+                    })?;
+                Ok(StoredQuote { row, format })
+            })
+            .collect()
     }
     fn price_count(&self) -> PortResult<u64> {
         Ok(self.prices.len() as u64)

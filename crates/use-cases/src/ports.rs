@@ -124,6 +124,16 @@ pub trait RateStore {
     fn rate_count(&self) -> PortResult<u64>;
 }
 
+/// A stored price with its provenance (`imports.md` §3.1): the format of the file that last
+/// wrote it (`daily`, `series`, `kraken-ohlcvt`; a `--replace` takes the new file's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredQuote {
+    /// The price.
+    pub row: PriceRow,
+    /// The import log format of its file.
+    pub format: String,
+}
+
 /// Reads daily prices. Lists are sorted by `(asset, date, currency)`, except
 /// [`PriceStore::latest_prices`] (by `(asset, currency)`).
 pub trait PriceStore {
@@ -134,7 +144,11 @@ pub trait PriceStore {
     /// `(asset, date)` request: every candidate any of the lookups can use, each row once.
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>>;
     /// Per `(asset, currency)`, the row with the latest date, sorted by `(asset, currency)`.
-    fn latest_prices(&self) -> PortResult<Vec<PriceRow>>;
+    fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {
+        Ok(self.latest_quotes()?.into_iter().map(|q| q.row).collect())
+    }
+    /// [`PriceStore::latest_prices`] with the format each row was imported from.
+    fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>>;
     /// Number of stored prices.
     fn price_count(&self) -> PortResult<u64>;
 }

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
+use ledger_sqlite::{ReadOnlyLedger, SqliteLedger};
 use use_cases::ports::{
-    ConflictPolicy, LedgerRead, LedgerWrite, MarketOutcome, PriceBatch, PriceRow, PriceStore,
-    RateBatch, RateRow, RateStore, WriteMode,
+    ConflictPolicy, LedgerRead, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, PriceRow,
+    PriceStore, RateBatch, RateRow, RateStore, StoredQuote, WriteMode,
 };
 
 use crate::support::{asset, date, dec, log, memory};
@@ -352,4 +353,93 @@ fn the_btc_series_round_trips() {
         "0.0487103725",
         "decimal text keeps every digit"
     );
+}
+
+/// A price batch from a file of the given format.
+fn prices_from(format: &str, rows: Vec<PriceRow>, on_conflict: ConflictPolicy) -> PriceBatch {
+    let mut batch = prices(rows, on_conflict);
+    batch.log = NewImportLog {
+        format: format.to_owned(),
+        ..log(&format!("{format}.csv"))
+    };
+    batch
+}
+
+#[test]
+fn prices_keep_the_format_of_their_file() {
+    let dir = crate::support::TempDir::new();
+    let path = dir.ledger_path();
+    let mut ledger = SqliteLedger::open(&path).unwrap();
+    let daily = ledger
+        .write_prices(&prices_from(
+            "daily",
+            vec![
+                price("BTC", "EUR", "2025-01-13", "91250.40"),
+                price("BTC", "EUR", "2025-01-14", "92000"),
+            ],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&daily), (true, 2, 0, 0, 0));
+    let series = ledger
+        .write_prices(&prices_from(
+            "series",
+            vec![price("ETH", "EUR", "2025-01-14", "3180.5")],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&series), (true, 1, 0, 0, 0));
+
+    let show = |quotes: Vec<StoredQuote>| -> Vec<String> {
+        quotes
+            .iter()
+            .map(|q| {
+                format!(
+                    "{} {} {} {}",
+                    q.row.asset, q.row.date, q.row.close, q.format
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        show(ledger.latest_quotes().unwrap()),
+        ["BTC 2025-01-14 92000 daily", "ETH 2025-01-14 3180.5 series"]
+    );
+
+    // An equal value from another file is a duplicate: the price keeps its first provenance.
+    let duplicate = ledger
+        .write_prices(&prices_from(
+            "kraken-ohlcvt",
+            vec![price("ETH", "EUR", "2025-01-14", "3180.50")],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&duplicate), (true, 0, 1, 0, 0));
+    // `--replace` takes the new file's format.
+    let replaced = ledger
+        .write_prices(&prices_from(
+            "kraken-ohlcvt",
+            vec![price("BTC", "EUR", "2025-01-14", "92011")],
+            ConflictPolicy::Replace,
+        ))
+        .unwrap();
+    assert_eq!(counts(&replaced), (true, 0, 0, 1, 1));
+    let expected = [
+        "BTC 2025-01-14 92011 kraken-ohlcvt",
+        "ETH 2025-01-14 3180.5 series",
+    ];
+    assert_eq!(show(ledger.latest_quotes().unwrap()), expected);
+    assert_eq!(
+        ledger
+            .latest_prices()
+            .unwrap()
+            .iter()
+            .map(|r| format!("{} {} {}", r.asset, r.date, r.close))
+            .collect::<Vec<_>>(),
+        ["BTC 2025-01-14 92011", "ETH 2025-01-14 3180.5"]
+    );
+    drop(ledger);
+
+    let read_only = ReadOnlyLedger::open(&path).unwrap();
+    assert_eq!(show(read_only.latest_quotes().unwrap()), expected);
 }

@@ -13,8 +13,8 @@ pub struct LatestPrice {
     pub currency: String,
     /// The close's date at 00:00:00Z.
     pub timestamp: String,
-    /// The stored format (null: the price store does not keep it yet).
-    pub provider: Option<String>,
+    /// The format stored with the quote (`daily`, `series`, `kraken-ohlcvt`).
+    pub provider: String,
     pub staleness_seconds: u64,
 }
 

@@ -14,7 +14,7 @@ use super::lots::parse_symbol;
 use super::settings::default_text;
 use super::state::Derived;
 use crate::error::UseCaseResult;
-use crate::ports::{PriceRow, PriceStore, SettingKey, SettingsStore};
+use crate::ports::{PriceStore, SettingKey, SettingsStore, StoredQuote};
 
 fn node(
     account: &Account,
@@ -87,10 +87,10 @@ pub(crate) fn latest_prices(
         .iter()
         .map(|s| parse_symbol("symbols", s))
         .collect::<UseCaseResult<Vec<Asset>>>()?;
-    let latest = store.latest_prices()?;
-    let mut by_asset: BTreeMap<Asset, Vec<PriceRow>> = BTreeMap::new();
-    for row in latest {
-        by_asset.entry(row.asset).or_default().push(row);
+    let latest = store.latest_quotes()?;
+    let mut by_asset: BTreeMap<Asset, Vec<StoredQuote>> = BTreeMap::new();
+    for quote in latest {
+        by_asset.entry(quote.row.asset).or_default().push(quote);
     }
     let eur = DisplayCurrency::Eur.asset();
     let mut prices = Vec::new();
@@ -99,15 +99,16 @@ pub(crate) fn latest_prices(
         let rows = by_asset.get(&asset).map_or(&[][..], Vec::as_slice);
         let latest_in = |c: Option<Asset>| {
             rows.iter()
-                .filter(|r| Some(r.currency) == c)
-                .max_by_key(|r| r.date)
+                .filter(|q| Some(q.row.currency) == c)
+                .max_by_key(|q| q.row.date)
         };
         let any = rows.iter().min_by(|a, b| {
-            b.date
-                .cmp(&a.date)
-                .then_with(|| a.currency.as_str().cmp(b.currency.as_str()))
+            b.row
+                .date
+                .cmp(&a.row.date)
+                .then_with(|| a.row.currency.as_str().cmp(b.row.currency.as_str()))
         });
-        let Some(row) = latest_in(preferred.asset())
+        let Some(StoredQuote { row, format }) = latest_in(preferred.asset())
             .or_else(|| latest_in(eur))
             .or(any)
         else {
@@ -121,7 +122,7 @@ pub(crate) fn latest_prices(
             price: unit(row.close),
             currency: row.currency.to_string(),
             timestamp: instant(stamp),
-            provider: None,
+            provider: format.clone(),
             staleness_seconds: staleness,
         });
     }

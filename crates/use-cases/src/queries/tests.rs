@@ -649,9 +649,32 @@ fn latest_prices_prefer_the_display_currency() {
     assert_eq!(
         j,
         json!({"prices": [{"symbol": "BTC", "price": "44000", "currency": "USD",
-               "timestamp": "2024-01-02T00:00:00Z", "provider": null, "stalenessSeconds": 86400}],
+               "timestamp": "2024-01-02T00:00:00Z", "provider": "daily", "stalenessSeconds": 86400}],
                "notTracked": ["DOGE"]})
     );
+}
+
+#[test]
+fn latest_prices_name_the_format_of_the_chosen_quote() {
+    let fake = Fake::new(&d1())
+        .quote("2024-01-01", "BTC", "40000", "EUR", "daily")
+        .quote("2024-01-02", "BTC", "41000", "EUR", "series")
+        .quote("2024-01-02", "ETH", "2300", "EUR", "kraken-ohlcvt");
+    let q = queries(fake, "2024-01-03T00:00:00Z");
+    let j = to_json(
+        &q.get_latest_prices(&LatestPricesRequest {
+            symbols: vec!["BTC".to_owned(), "ETH".to_owned()],
+            currency: None,
+        })
+        .unwrap(),
+    );
+    let providers: Vec<&str> = j["prices"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["provider"].as_str().unwrap())
+        .collect();
+    assert_eq!(providers, ["series", "kraken-ohlcvt"]);
 }
 
 #[test]
