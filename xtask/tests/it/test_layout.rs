@@ -41,10 +41,7 @@ pub(crate) fn integration_binaries(tests_dir: &Path) -> Vec<String> {
 
 /// Files allowed to keep an inline `mod tests {` for now. A ratchet: the list only shrinks, and
 /// a row whose file no longer needs it fails the check, so it gets deleted.
-const INLINE_TEST_MODULE_EXCEPTIONS: &[&str] = &[
-    // Predates this check; move to crates/core-domain/src/asset/tests.rs.
-    "crates/core-domain/src/asset.rs",
-];
+const INLINE_TEST_MODULE_EXCEPTIONS: &[&str] = &[];
 
 /// Forbidden test attributes in one file.
 pub(crate) fn test_attribute_problems(file: &str, text: &str) -> Vec<String> {
