@@ -37,6 +37,7 @@
 //!   [`Ledger::overrides`] hand the same data to other engines (custody, IRPF, analytics).
 //! - [`synthetic::synthetic`] generates the deterministic large ledger of the benchmarks.
 
+pub mod examples;
 pub mod synthetic;
 
 use rust_decimal::Decimal;

@@ -54,22 +54,7 @@ fn closes(mut ledger: Ledger, symbol: &str, first: &str, values: &[Option<&str>]
 }
 
 fn d14_ledger() -> Ledger {
-    let ledger = Ledger::new()
-        .row(
-            buy("v1", "Kraken", "2024-01-01T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("40000", "EUR"),
-        )
-        .row(
-            buy("v2", "Kraken", "2024-01-03T10:00:00Z")
-                .inflow("10", "ETH")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            sell("v3", "Kraken", "2024-01-05T10:00:00Z")
-                .inflow("21000", "EUR")
-                .outflow("0.5", "BTC"),
-        );
+    let ledger = core_domain::testkit::examples::d14();
     let ledger = closes(
         ledger,
         "BTC",

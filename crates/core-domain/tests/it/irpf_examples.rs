@@ -559,68 +559,7 @@ fn i4_large_sale_across_the_top_brackets() {
 }
 
 fn i5() -> Outcome {
-    Ledger::new()
-        .row(
-            buy("e1", "Binance", "2021-04-01T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("1700.00", "EUR"),
-        )
-        .row(
-            buy("e2", "Binance", "2022-01-02T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("3300.00", "EUR"),
-        )
-        .row(
-            sell("e3", "Binance", "2022-03-01T10:00:00Z")
-                .inflow("1300.00", "EUR")
-                .outflow("0.5", "ETH")
-                .fee("1.30", "EUR"),
-        )
-        .row(
-            swap("e4", "Binance", "2022-06-02T10:00:00Z")
-                .inflow("0.04", "BTC")
-                .outflow("1", "ETH"),
-        )
-        .row(
-            transfer_out("e5", "Binance", "2022-11-08T10:00:00Z")
-                .outflow("0.0398", "BTC")
-                .fee("0.0002", "BTC"),
-        )
-        .row(transfer_in("e6", "Ledger", "2022-11-08T10:20:00Z").inflow("0.0398", "BTC"))
-        .row(
-            buy("e7", "Kraken", "2023-01-02T10:00:00Z")
-                .inflow("1", "SOL")
-                .outflow("20.00", "EUR"),
-        )
-        .row(
-            sell("e8", "Kraken", "2023-12-01T10:00:00Z")
-                .inflow("120.00", "EUR")
-                .outflow("1", "SOL"),
-        )
-        .future(
-            future(
-                "g1",
-                "Kraken:futures",
-                FuturesKind::Trade,
-                "BTCEUR-PERP",
-                "2022-08-01T12:00:00Z",
-            )
-            .settle("EUR")
-            .pnl("250.00")
-            .fee("0", "EUR"),
-        )
-        .future(
-            future(
-                "g2",
-                "Kraken:futures",
-                FuturesKind::Trade,
-                "BTCEUR-PERP",
-                "2022-09-01T12:00:00Z",
-            )
-            .settle("EUR")
-            .pnl("-85.00")
-            .fee("5.00", "EUR"),
-        )
+    core_domain::testkit::examples::i5()
         .price("2022-06-02", "ETH", "1700.00", "EUR")
         .price("2022-06-02", "BTC", "27983.72", "EUR")
         .price("2022-11-08", "BTC", "20560.98", "EUR")

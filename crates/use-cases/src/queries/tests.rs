@@ -1,10 +1,10 @@
 //! Use cases over the in-memory fake store, with the figures of the spec's worked examples.
 
 use core_domain::testkit::{
-    Ledger, airdrop, buy, date, future, instant, sell, staking, swap, transfer_in, transfer_out,
+    Ledger, airdrop, buy, date, instant, sell, staking, transfer_in, transfer_out,
 };
 use serde_json::{Value, json};
-use shared_types::{CustodyKind, FuturesKind, SpotTxType};
+use shared_types::{CustodyKind, SpotTxType};
 
 use super::*;
 use crate::error::UseCaseError;
@@ -149,22 +149,7 @@ fn closes(mut fake: Fake, symbol: &str, first: &str, values: &[Option<&str>]) ->
 }
 
 fn d14() -> Fake {
-    let ledger = Ledger::new()
-        .row(
-            buy("v1", "Kraken", "2024-01-01T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("40000", "EUR"),
-        )
-        .row(
-            buy("v2", "Kraken", "2024-01-03T10:00:00Z")
-                .inflow("10", "ETH")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            sell("v3", "Kraken", "2024-01-05T10:00:00Z")
-                .inflow("21000", "EUR")
-                .outflow("0.5", "BTC"),
-        );
+    let ledger = core_domain::testkit::examples::d14();
     let fake = closes(
         Fake::new(&ledger),
         "BTC",
@@ -425,68 +410,7 @@ fn i2_summaries_through_the_dto() {
 }
 
 fn i5() -> Fake {
-    let ledger = Ledger::new()
-        .row(
-            buy("e1", "Binance", "2021-04-01T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("1700.00", "EUR"),
-        )
-        .row(
-            buy("e2", "Binance", "2022-01-02T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("3300.00", "EUR"),
-        )
-        .row(
-            sell("e3", "Binance", "2022-03-01T10:00:00Z")
-                .inflow("1300.00", "EUR")
-                .outflow("0.5", "ETH")
-                .fee("1.30", "EUR"),
-        )
-        .row(
-            swap("e4", "Binance", "2022-06-02T10:00:00Z")
-                .inflow("0.04", "BTC")
-                .outflow("1", "ETH"),
-        )
-        .row(
-            transfer_out("e5", "Binance", "2022-11-08T10:00:00Z")
-                .outflow("0.0398", "BTC")
-                .fee("0.0002", "BTC"),
-        )
-        .row(transfer_in("e6", "Ledger", "2022-11-08T10:20:00Z").inflow("0.0398", "BTC"))
-        .row(
-            buy("e7", "Kraken", "2023-01-02T10:00:00Z")
-                .inflow("1", "SOL")
-                .outflow("20.00", "EUR"),
-        )
-        .row(
-            sell("e8", "Kraken", "2023-12-01T10:00:00Z")
-                .inflow("120.00", "EUR")
-                .outflow("1", "SOL"),
-        )
-        .future(
-            future(
-                "g1",
-                "Kraken:futures",
-                FuturesKind::Trade,
-                "BTCEUR-PERP",
-                "2022-08-01T12:00:00Z",
-            )
-            .settle("EUR")
-            .pnl("250.00")
-            .fee("0", "EUR"),
-        )
-        .future(
-            future(
-                "g2",
-                "Kraken:futures",
-                FuturesKind::Trade,
-                "BTCEUR-PERP",
-                "2022-09-01T12:00:00Z",
-            )
-            .settle("EUR")
-            .pnl("-85.00")
-            .fee("5.00", "EUR"),
-        );
+    let ledger = core_domain::testkit::examples::i5();
     Fake::new(&ledger)
         .price("2022-06-02", "ETH", "1700.00", "EUR")
         .price("2022-06-02", "BTC", "27983.72", "EUR")

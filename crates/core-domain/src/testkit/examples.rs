@@ -1,0 +1,93 @@
+//! The rows of worked examples that tests of several crates replay (the engine's and IRPF's own
+//! tests in `core-domain`, the use cases' DTO tests in `use-cases`). Prices stay with each caller:
+//! some tests vary them.
+
+use shared_types::FuturesKind;
+
+use super::{Ledger, buy, future, sell, swap, transfer_in, transfer_out};
+
+/// `irpf.md` I-5: spot rows e1–e8 and futures rows g1–g2 (no prices).
+pub fn i5() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("e1", "Binance", "2021-04-01T10:00:00Z")
+                .inflow("1", "ETH")
+                .outflow("1700.00", "EUR"),
+        )
+        .row(
+            buy("e2", "Binance", "2022-01-02T10:00:00Z")
+                .inflow("1", "ETH")
+                .outflow("3300.00", "EUR"),
+        )
+        .row(
+            sell("e3", "Binance", "2022-03-01T10:00:00Z")
+                .inflow("1300.00", "EUR")
+                .outflow("0.5", "ETH")
+                .fee("1.30", "EUR"),
+        )
+        .row(
+            swap("e4", "Binance", "2022-06-02T10:00:00Z")
+                .inflow("0.04", "BTC")
+                .outflow("1", "ETH"),
+        )
+        .row(
+            transfer_out("e5", "Binance", "2022-11-08T10:00:00Z")
+                .outflow("0.0398", "BTC")
+                .fee("0.0002", "BTC"),
+        )
+        .row(transfer_in("e6", "Ledger", "2022-11-08T10:20:00Z").inflow("0.0398", "BTC"))
+        .row(
+            buy("e7", "Kraken", "2023-01-02T10:00:00Z")
+                .inflow("1", "SOL")
+                .outflow("20.00", "EUR"),
+        )
+        .row(
+            sell("e8", "Kraken", "2023-12-01T10:00:00Z")
+                .inflow("120.00", "EUR")
+                .outflow("1", "SOL"),
+        )
+        .future(
+            future(
+                "g1",
+                "Kraken:futures",
+                FuturesKind::Trade,
+                "BTCEUR-PERP",
+                "2022-08-01T12:00:00Z",
+            )
+            .settle("EUR")
+            .pnl("250.00")
+            .fee("0", "EUR"),
+        )
+        .future(
+            future(
+                "g2",
+                "Kraken:futures",
+                FuturesKind::Trade,
+                "BTCEUR-PERP",
+                "2022-09-01T12:00:00Z",
+            )
+            .settle("EUR")
+            .pnl("-85.00")
+            .fee("5.00", "EUR"),
+        )
+}
+
+/// `domain.md` D-14: rows v1–v3 (no prices).
+pub fn d14() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("v1", "Kraken", "2024-01-01T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("40000", "EUR"),
+        )
+        .row(
+            buy("v2", "Kraken", "2024-01-03T10:00:00Z")
+                .inflow("10", "ETH")
+                .outflow("20000", "EUR"),
+        )
+        .row(
+            sell("v3", "Kraken", "2024-01-05T10:00:00Z")
+                .inflow("21000", "EUR")
+                .outflow("0.5", "BTC"),
+        )
+}
