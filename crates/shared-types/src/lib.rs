@@ -11,6 +11,6 @@ pub mod dto;
 pub mod vocab;
 
 pub use vocab::{
-    CustodyKind, FIAT_CODES, FuturesKind, QualityEffect, QualityFlag, STABLECOINS, Severity,
-    SpotTxType, is_fiat_code, is_stablecoin,
+    CustodyKind, FIAT_CODES, FuturesKind, MetricId, QualityEffect, QualityFlag, STABLECOINS,
+    Severity, SpotTxType, Tier, ToolName, is_fiat_code, is_stablecoin,
 };

@@ -233,5 +233,102 @@ pub fn is_stablecoin(symbol: &str) -> bool {
     STABLECOINS.contains(&symbol)
 }
 
+closed_vocabulary! {
+    /// The 25 AI tools in canonical catalogue order (`tools.md` §2): the order of `tools/list`,
+    /// of the exposure lists and of the instruction lines.
+    pub enum ToolName {
+        PortfolioSummary => "portfolio_summary",
+        FiscalIntegrity => "fiscal_integrity",
+        FiscalIntegrityRows => "fiscal_integrity_rows",
+        TokenHistory => "token_history",
+        TokenLots => "token_lots",
+        AssetAllocation => "asset_allocation",
+        RiskMetrics => "risk_metrics",
+        Kpis => "kpis",
+        DrawdownCurve => "drawdown_curve",
+        PerformanceHistory => "performance_history",
+        VolatilityHeatmap => "volatility_heatmap",
+        SpanishTaxReport => "spanish_tax_report",
+        LivePrices => "live_prices",
+        HoldingDetail => "holding_detail",
+        AccountHoldings => "account_holdings",
+        TaxYearComparison => "tax_year_comparison",
+        DataGaps => "data_gaps",
+        ExplainMetric => "explain_metric",
+        ScenarioPositionValue => "scenario_position_value",
+        BreakevenPrice => "breakeven_price",
+        DerivativesPnl => "derivatives_pnl",
+        CustodyLocations => "custody_locations",
+        ScenarioPortfolioShock => "scenario_portfolio_shock",
+        ConcentrationRisk => "concentration_risk",
+        TxSearch => "tx_search",
+    }
+}
+
+closed_vocabulary! {
+    /// A tool's tier (`tools.md` §2): core tools are exposed to every profile, extended tools only
+    /// to the metered and mixed profiles.
+    pub enum Tier {
+        Core => "core",
+        Extended => "extended",
+    }
+}
+
+impl ToolName {
+    /// The tool's tier. Exhaustive on purpose: a new tool does not compile until it has one.
+    pub const fn tier(self) -> Tier {
+        match self {
+            ToolName::PortfolioSummary
+            | ToolName::FiscalIntegrity
+            | ToolName::TokenHistory
+            | ToolName::AssetAllocation
+            | ToolName::Kpis
+            | ToolName::SpanishTaxReport
+            | ToolName::LivePrices
+            | ToolName::HoldingDetail
+            | ToolName::AccountHoldings
+            | ToolName::TaxYearComparison
+            | ToolName::DataGaps
+            | ToolName::ExplainMetric
+            | ToolName::ScenarioPositionValue
+            | ToolName::BreakevenPrice => Tier::Core,
+            ToolName::FiscalIntegrityRows
+            | ToolName::TokenLots
+            | ToolName::RiskMetrics
+            | ToolName::DrawdownCurve
+            | ToolName::PerformanceHistory
+            | ToolName::VolatilityHeatmap
+            | ToolName::DerivativesPnl
+            | ToolName::CustodyLocations
+            | ToolName::ScenarioPortfolioShock
+            | ToolName::ConcentrationRisk
+            | ToolName::TxSearch => Tier::Extended,
+        }
+    }
+}
+
+closed_vocabulary! {
+    /// The metrics `explain_metric` defines (`tools.md` §12), in table order.
+    pub enum MetricId {
+        Equity => "equity",
+        CostBasis => "cost_basis",
+        RealizedPnl => "realized_pnl",
+        UnrealizedPnl => "unrealized_pnl",
+        MaxDrawdown => "max_drawdown",
+        AnnualisedVolatility => "annualised_volatility",
+        Sharpe => "sharpe",
+        Alpha => "alpha",
+        Beta => "beta",
+        Hhi => "hhi",
+        TopNWeight => "top_n_weight",
+        BreakevenPrice => "breakeven_price",
+        RatesIncomplete => "rates_incomplete",
+        PricesIncomplete => "prices_incomplete",
+        Unvalued => "unvalued",
+        IrpfSavingsBase => "irpf_savings_base",
+        NetPatrimonialResult => "net_patrimonial_result",
+    }
+}
+
 #[cfg(test)]
 mod tests;
