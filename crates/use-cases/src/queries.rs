@@ -17,7 +17,6 @@ pub mod state;
 mod tax;
 mod tx;
 
-use core_domain::Date;
 use shared_types::SpotTxType;
 use shared_types::dto::{
     AccountHoldingsResult, AccountList, AssetAllocation, BreakevenDto, ConcentrationDto,
@@ -35,6 +34,27 @@ pub use state::Derived;
 /// The display currency of a request (`domain.md` §0.1); `None` in a request means the
 /// `display_currency` setting.
 pub use core_domain::analytics::DisplayCurrency;
+
+/// The fiscal date type of the requests (`YYYY-MM-DD`, proleptic Gregorian).
+pub use core_domain::Date;
+
+/// Series sampling (`domain.md` §14.3): keeps the points at `⌊i·(len−1)/(max−1)⌋`; the AI tool
+/// layer samples a full series adaptively with it (`tools.md` §4).
+pub use core_domain::ranking::{Downsampled, downsample};
+
+/// Parses a `YYYY-MM-DD` fiscal date (exactly four, two and two digits; a real calendar day).
+pub fn parse_date(text: &str) -> Option<Date> {
+    let bytes = text.as_bytes();
+    let shaped = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if !shaped {
+        return None;
+    }
+    Date::parse_from_str(text, "%Y-%m-%d").ok()
+}
 
 /// Default page size of paged answers.
 pub const DEFAULT_PAGE_SIZE: usize = 50;
