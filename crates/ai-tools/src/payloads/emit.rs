@@ -113,7 +113,7 @@ fn trimmed_decimal(text: &str, max_places: usize) -> bool {
 }
 
 /// Two ASCII digits between `low` and `high` inclusive (compared as characters).
-fn two_digits_in(bytes: &[u8], low: &[u8; 2], high: &[u8; 2]) -> bool {
+fn two_digits_in(bytes: &[u8], low: [u8; 2], high: [u8; 2]) -> bool {
     bytes.len() == 2
         && bytes.iter().all(u8::is_ascii_digit)
         && bytes >= low.as_slice()
@@ -125,9 +125,11 @@ fn is_date(text: &str) -> bool {
     b.len() == 10
         && b.get(..4).is_some_and(|y| y.iter().all(u8::is_ascii_digit))
         && b.get(4) == Some(&b'-')
-        && b.get(5..7).is_some_and(|m| two_digits_in(m, b"01", b"12"))
+        && b.get(5..7)
+            .is_some_and(|m| two_digits_in(m, *b"01", *b"12"))
         && b.get(7) == Some(&b'-')
-        && b.get(8..10).is_some_and(|d| two_digits_in(d, b"01", b"31"))
+        && b.get(8..10)
+            .is_some_and(|d| two_digits_in(d, *b"01", *b"31"))
 }
 
 fn is_instant(text: &str) -> bool {
@@ -143,11 +145,13 @@ fn is_instant(text: &str) -> bool {
     };
     let c = clock.as_bytes();
     let clock_ok = c.len() == 8
-        && c.get(..2).is_some_and(|h| two_digits_in(h, b"00", b"23"))
+        && c.get(..2).is_some_and(|h| two_digits_in(h, *b"00", *b"23"))
         && c.get(2) == Some(&b':')
-        && c.get(3..5).is_some_and(|m| two_digits_in(m, b"00", b"59"))
+        && c.get(3..5)
+            .is_some_and(|m| two_digits_in(m, *b"00", *b"59"))
         && c.get(5) == Some(&b':')
-        && c.get(6..8).is_some_and(|s| two_digits_in(s, b"00", b"60"));
+        && c.get(6..8)
+            .is_some_and(|s| two_digits_in(s, *b"00", *b"60"));
     let fraction_ok =
         fraction.is_none_or(|f| (1..=9).contains(&f.len()) && all_digits(f) && !f.ends_with('0'));
     is_date(day) && clock_ok && fraction_ok
@@ -315,5 +319,9 @@ pub(super) fn total_pages(total_count: u64, page_size: u32, at_least_one: bool) 
 
 /// Maps each item, stopping at the first error.
 pub(super) fn list<T>(items: &[T], f: impl FnMut(&T) -> R<Value>) -> R<Value> {
-    items.iter().map(f).collect::<R<Vec<Value>>>().map(Value::Array)
+    items
+        .iter()
+        .map(f)
+        .collect::<R<Vec<Value>>>()
+        .map(Value::Array)
 }

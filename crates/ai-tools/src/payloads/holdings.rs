@@ -8,10 +8,10 @@ use shared_types::dto::{
 };
 use use_cases::queries::{AccountHoldingsRequest, CurrencyRequest};
 
+use super::ProjectCtx;
 use super::args::Args;
 use super::emit::{Fmt, Obj, R, cap, fail, list, uc};
 use super::shared::{integrity_group, metrics, unvalued_holding, valued_holding};
-use super::ProjectCtx;
 
 const SUMMARY: &str = "GetPortfolioSummary";
 const INTEGRITY: &str = "GetFiscalIntegrity";
@@ -43,7 +43,10 @@ pub(super) fn portfolio_summary(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
         .put("metrics", metrics(SUMMARY, &s.metrics)?)
         .put("ranked", list(ranked, |h| valued_holding(SUMMARY, h))?)
         .count("omittedCount", omitted)
-        .put("unvalued", list(unvalued, |h| unvalued_holding(SUMMARY, h))?)
+        .put(
+            "unvalued",
+            list(unvalued, |h| unvalued_holding(SUMMARY, h))?,
+        )
         .count_usize("unvaluedCount", s.unvalued.len())
         .done())
 }
@@ -60,7 +63,8 @@ pub(super) fn holding_detail(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<Str
         o.text("kind", "unvalued")
             .put("holding", unvalued_holding(SUMMARY, h)?);
     } else {
-        o.text("kind", "not_held").fig("symbol", Fmt::Symbol, symbol)?;
+        o.text("kind", "not_held")
+            .fig("symbol", Fmt::Symbol, symbol)?;
     }
     Ok(o.done())
 }
@@ -74,7 +78,10 @@ fn section(ctx: &ProjectCtx<'_>, s: &AccountSection) -> R<Value> {
         .put("metrics", metrics(SUMMARY, &s.metrics)?)
         .put("ranked", list(ranked, |h| valued_holding(SUMMARY, h))?)
         .count("omittedCount", omitted)
-        .put("unvalued", list(unvalued, |h| unvalued_holding(SUMMARY, h))?)
+        .put(
+            "unvalued",
+            list(unvalued, |h| unvalued_holding(SUMMARY, h))?,
+        )
         .count_usize("unvaluedCount", s.unvalued.len())
         .value())
 }
@@ -150,12 +157,14 @@ fn integrity_block(f: &FiscalIntegrity) -> R<Value> {
 /// `data_gaps`: holdings without a price or a rate, the defect groups, and the next tools.
 pub(super) fn data_gaps(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
     let s = summary(ctx)?;
-    if s
-        .unvalued
+    if s.unvalued
         .iter()
         .any(|h| h.reason != "no_price" && h.reason != "no_rate")
     {
-        return Err(fail(SUMMARY, "returned an unvalued reason outside the vocabulary"));
+        return Err(fail(
+            SUMMARY,
+            "returned an unvalued reason outside the vocabulary",
+        ));
     }
     let integrity = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity())?;
     let (no_price, no_price_count) = gaps(ctx, &s.unvalued, "no_price")?;

@@ -29,7 +29,10 @@ fn lots_page(ctx: &ProjectCtx<'_>, symbol: &str, page: u64) -> R<TokenHistory> {
     )?;
     let listed = u64::try_from(h.lots.len()).unwrap_or(u64::MAX);
     if h.lots.len() > page_size || listed > h.total_count || h.currency != "EUR" {
-        return Err(fail(HISTORY, "returned an answer that is not a page of lots"));
+        return Err(fail(
+            HISTORY,
+            "returned an answer that is not a page of lots",
+        ));
     }
     Ok(h)
 }

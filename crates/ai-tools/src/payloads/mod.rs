@@ -6,9 +6,6 @@
 //! renders at 120, 60, 30 or 15 points (`tools.md` §4). `explain_metric` is not projected here:
 //! it reads the static table of `tools.md` §12.
 
-// Until the ToolHost (built in parallel) calls `project`, nothing outside the tests does.
-#![cfg_attr(not(test), allow(dead_code))]
-
 mod analytics;
 mod args;
 mod emit;
@@ -121,9 +118,7 @@ pub(crate) fn project(
             use_case,
             "internal error: explain_metric reads the static table, not a use case",
         )),
-        ToolName::ScenarioPositionValue => {
-            scenarios::position_value(ctx, &args).map(plain)
-        }
+        ToolName::ScenarioPositionValue => scenarios::position_value(ctx, &args).map(plain),
         ToolName::BreakevenPrice => scenarios::breakeven(ctx, &args).map(plain),
         ToolName::DerivativesPnl => lots::derivatives_pnl(ctx).map(plain),
         ToolName::CustodyLocations => lots::custody_locations(ctx, &args).map(plain),

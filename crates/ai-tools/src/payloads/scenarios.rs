@@ -13,7 +13,10 @@ const SCENARIO: &str = "GetPortfolioScenario";
 
 fn run(ctx: &ProjectCtx<'_>, req: &ScenarioRequest) -> R<ScenarioAnswer> {
     let currency = ctx.currency(SCENARIO)?;
-    uc(SCENARIO, ctx.use_cases.get_portfolio_scenario(req, currency))
+    uc(
+        SCENARIO,
+        ctx.use_cases.get_portfolio_scenario(req, currency),
+    )
 }
 
 fn wrong_answer() -> super::ProjectError {
@@ -182,7 +185,11 @@ pub(super) fn concentration(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
             "excludingStablecoins",
             concentration_block(SCENARIO, &c.excluding_stablecoins)?,
         )
-        .fig_opt("stablecoinWeight", Fmt::Ratio, c.stablecoin_weight.as_deref())?
+        .fig_opt(
+            "stablecoinWeight",
+            Fmt::Ratio,
+            c.stablecoin_weight.as_deref(),
+        )?
         .count("unvaluedCount", c.unvalued_count)
         .fig("currency", Fmt::Currency, &c.currency)?
         .done())

@@ -127,11 +127,26 @@ pub(super) fn lot(uc: &'static str, l: &LotDto) -> R<Value> {
 }
 
 /// The sixteen summary fields in `TaxSummary` order, under `TaxSummary::KEYS`.
-pub(super) fn summary_fields(s: &TaxSummary) -> [(&'static str, Option<&str>); 16] {
-    fn f(text: &str) -> Option<&str> {
-        Some(text)
-    }
-    let [k0, k1, k2, k3, k4, k5, k6, k7, k8, k9, k10, k11, k12, k13, k14, k15] = TaxSummary::KEYS;
+pub(super) fn summary_fields<'a>(s: &'a TaxSummary) -> [(&'static str, Option<&'a str>); 16] {
+    let f = |text: &'a String| Some(text.as_str());
+    let [
+        k0,
+        k1,
+        k2,
+        k3,
+        k4,
+        k5,
+        k6,
+        k7,
+        k8,
+        k9,
+        k10,
+        k11,
+        k12,
+        k13,
+        k14,
+        k15,
+    ] = TaxSummary::KEYS;
     [
         (k0, f(&s.capital_gains)),
         (k1, f(&s.capital_losses)),
@@ -264,7 +279,10 @@ fn fee(uc: &'static str, f: &FeeDto) -> R<Value> {
 /// A spot transaction, without its row key.
 pub(super) fn tx_row(uc: &'static str, t: &TxRow) -> R<Value> {
     if SpotTxType::parse(&t.tx_type).is_none() {
-        return Err(fail(uc, "returned a transaction type outside the vocabulary"));
+        return Err(fail(
+            uc,
+            "returned a transaction type outside the vocabulary",
+        ));
     }
     Ok(Obj::new(uc)
         .fig("date", Fmt::Instant, &t.date)?

@@ -103,7 +103,10 @@ fn deltas(d: &SummaryDeltas) -> R<Value> {
         let mut entry = Obj::new(COMPARE);
         entry.lit("kind", &delta.kind, &["delta", "delta_incomparable"])?;
         if delta.value.is_none() && delta.kind == "delta" {
-            return Err(fail(COMPARE, format!("returned a comparable null delta for {key}")));
+            return Err(fail(
+                COMPARE,
+                format!("returned a comparable null delta for {key}"),
+            ));
         }
         entry.fig_opt("value", Fmt::Amount, delta.value.as_deref())?;
         o.put(key, entry.value());
@@ -112,10 +115,7 @@ fn deltas(d: &SummaryDeltas) -> R<Value> {
 }
 
 /// `tax_year_comparison`: two years side by side, deltas second minus first.
-pub(super) fn tax_year_comparison(
-    ctx: &ProjectCtx<'_>,
-    args: &Args<'_>,
-) -> R<Map<String, Value>> {
+pub(super) fn tax_year_comparison(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<String, Value>> {
     let year_a = args.year("yearA")?;
     let year_b = args.year("yearB")?;
     let method = method(COMPARE, args)?;

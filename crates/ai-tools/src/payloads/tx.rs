@@ -16,7 +16,12 @@ const SEARCH: &str = "SearchSpotTransactions";
 pub(super) fn live_prices(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<String, Value>> {
     let symbols = args
         .opt_str_list("symbols")?
-        .ok_or_else(|| fail(PRICES, "internal error: canonical argument symbols is missing"))?
+        .ok_or_else(|| {
+            fail(
+                PRICES,
+                "internal error: canonical argument symbols is missing",
+            )
+        })?
         .into_iter()
         .map(str::to_owned)
         .collect();
@@ -62,9 +67,7 @@ pub(super) fn tx_search(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<String, 
         .opt_str_list("types")?
         .unwrap_or_default()
         .into_iter()
-        .map(|t| {
-            SpotTxType::parse(t).ok_or_else(|| fail(SEARCH, "internal error: unknown type"))
-        })
+        .map(|t| SpotTxType::parse(t).ok_or_else(|| fail(SEARCH, "internal error: unknown type")))
         .collect::<R<Vec<SpotTxType>>>()?;
     let size = ctx.settings.rows_page_size;
     let req = TxSearchRequest {
