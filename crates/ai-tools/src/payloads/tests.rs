@@ -295,12 +295,15 @@ fn ac33_asset_allocation_caps_the_ranked_items() {
             as_of: Some("2024-01-06".to_owned()),
             currency: "EUR".to_owned(),
             ranked: (0..40)
-                .map(|i| AllocationItem {
-                    symbol: format!("A{i:02}"),
-                    amount: "1".to_owned(),
-                    value_fiat: format!("{}.00", 1000 - i),
-                    allocation_pct: "2.50".to_owned(),
-                    currency: "EUR".to_owned(),
+                .map(|i| {
+                    let whole = 1000 - i;
+                    AllocationItem {
+                        symbol: format!("A{i:02}"),
+                        amount: "1".to_owned(),
+                        value_fiat: format!("{whole}.00"),
+                        allocation_pct: "2.50".to_owned(),
+                        currency: "EUR".to_owned(),
+                    }
                 })
                 .collect(),
             unvalued: vec![GapItem {

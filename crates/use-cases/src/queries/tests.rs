@@ -11,6 +11,8 @@ use crate::error::UseCaseError;
 use crate::fake::Fake;
 use crate::ports::{FixedClock, SettingKey};
 
+mod ai_tools;
+
 fn queries(fake: Fake, now: &str) -> LedgerQueries<Fake> {
     LedgerQueries::new(fake, FixedClock(instant(now)))
 }

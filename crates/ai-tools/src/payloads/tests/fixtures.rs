@@ -223,17 +223,18 @@ pub(super) fn lot_date(k: usize) -> String {
 }
 
 fn lot_fixture(k: usize) -> LotDto {
+    let closed = k % 3 == 0;
     LotDto {
         lot_id: format!("L:row-key-{k}:0"),
         date: lot_date(k),
         acquired_at: format!("{}T10:00:00Z", lot_date(k)),
         exchange: "Kraken:spot".to_owned(),
         original_qty: "0.01234567".to_owned(),
-        remaining_qty: if k % 3 == 0 { "0" } else { "0.01234567" }.to_owned(),
+        remaining_qty: if closed { "0" } else { "0.01234567" }.to_owned(),
         unit_cost: Some("68850.123456789012".to_owned()),
         total_cost: Some("850.00".to_owned()),
-        status: if k % 3 == 0 { "CLOSED" } else { "OPEN" }.to_owned(),
-        history_count: u64::from(k % 3 == 0),
+        status: if closed { "CLOSED" } else { "OPEN" }.to_owned(),
+        history_count: u64::from(closed),
         relocation_count: 0,
         flags: vec![],
         slices: vec![],
