@@ -34,12 +34,14 @@ pub(super) fn metrics(uc: &'static str, m: &Metrics) -> R<Value> {
         .value())
 }
 
-/// The asset id of `domain.md` §1.4: lower-case letters, digits and dots.
-fn asset_id(uc: &'static str, id: &str) -> R<()> {
+/// The asset id of `domain.md` §1.4: the symbol in ASCII lower case.
+fn asset_id(uc: &'static str, id: &str, symbol: &str) -> R<()> {
     let ok = !id.is_empty()
+        && id.len() == symbol.len()
         && id
             .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'.');
+            .zip(symbol.bytes())
+            .all(|(i, s)| i == s.to_ascii_lowercase() && !i.is_ascii_uppercase());
     if ok {
         Ok(())
     } else {
@@ -49,7 +51,7 @@ fn asset_id(uc: &'static str, id: &str) -> R<()> {
 
 /// A valued holding.
 pub(super) fn valued_holding(uc: &'static str, h: &ValuedHolding) -> R<Value> {
-    asset_id(uc, &h.id)?;
+    asset_id(uc, &h.id, &h.symbol)?;
     Ok(Obj::new(uc)
         .text("id", &h.id)
         .fig("symbol", Fmt::Symbol, &h.symbol)?
@@ -64,7 +66,7 @@ pub(super) fn valued_holding(uc: &'static str, h: &ValuedHolding) -> R<Value> {
 
 /// An unvalued holding.
 pub(super) fn unvalued_holding(uc: &'static str, h: &UnvaluedHolding) -> R<Value> {
-    asset_id(uc, &h.id)?;
+    asset_id(uc, &h.id, &h.symbol)?;
     Ok(Obj::new(uc)
         .text("id", &h.id)
         .fig("symbol", Fmt::Symbol, &h.symbol)?

@@ -614,6 +614,8 @@ fn ac41_to_ac45_account_holdings_arms() {
     );
     assert_eq!(symbols(&capped["sections"][1]["ranked"]), ["BTC"]);
     assert_eq!(capped["sections"][1]["omittedCount"], json!(1));
+    // Capped lists are never shortened to fit: under a budget of 50 the gate truncates.
+    assert!(chars(&capped) > 50);
 
     let fake = Fake {
         account: Some(AccountHoldingsResult::Ambiguous {
