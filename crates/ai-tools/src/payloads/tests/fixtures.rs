@@ -188,11 +188,12 @@ pub(super) fn integrity(groups: usize, rows: usize) -> FiscalIntegrity {
             pending_review: count / 2,
             rows: if i == 0 {
                 (0..rows)
-                    .map(|k| IntegrityRowDto {
+                    .map(|k| (k, k % 2 == 0))
+                    .map(|(k, even)| IntegrityRowDto {
                         occurred_at: Some(format!("{}T10:00:00Z", day(k))),
                         symbol: Some("BTC".to_owned()),
                         account: Some("Kraken".to_owned()),
-                        quantity: (k % 2 == 0).then(|| "0.5".to_owned()),
+                        quantity: even.then(|| "0.5".to_owned()),
                         detail_key: format!("quality.missing_price.row{k}"),
                         pending_review: true,
                         row_key: Some(format!("k-MISSING_PRICE-{k}")),
