@@ -11,6 +11,7 @@
 
 mod fake;
 mod fixtures;
+mod host;
 mod shape;
 
 use serde_json::{Value, json};
