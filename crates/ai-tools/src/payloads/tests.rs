@@ -1597,3 +1597,38 @@ fn incomplete_reasons_out_of_order_fail() {
     );
     assert_eq!(e.use_case, "CompareTaxYears");
 }
+
+// ---------------------------------------------------------------- cuts (properties)
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn pages_partition_the_list(len in 0usize..200, size in 1u32..40) {
+        let items: Vec<usize> = (0..len).collect();
+        let pages = super::emit::total_pages(len as u64, size, true);
+        let mut joined = Vec::new();
+        for page in 0..pages + 2 {
+            let cut = super::emit::page_of(&items, page, size);
+            proptest::prop_assert!(cut.len() <= size as usize);
+            if page >= pages {
+                proptest::prop_assert!(cut.is_empty());
+            }
+            joined.extend_from_slice(cut);
+        }
+        proptest::prop_assert_eq!(joined, items);
+        proptest::prop_assert_eq!(pages, (len as u64).div_ceil(u64::from(size)).max(1));
+        proptest::prop_assert_eq!(
+            super::emit::total_pages(len as u64, size, false),
+            (len as u64).div_ceil(u64::from(size))
+        );
+    }
+
+    #[test]
+    fn caps_keep_a_prefix_and_count_the_rest(len in 0usize..100, top in 0u32..60) {
+        let items: Vec<usize> = (0..len).collect();
+        let (shown, omitted) = super::emit::cap(&items, top);
+        proptest::prop_assert_eq!(shown, &items[..len.min(top as usize)]);
+        proptest::prop_assert_eq!(shown.len() as u64 + omitted, len as u64);
+    }
+}
