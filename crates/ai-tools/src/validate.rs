@@ -479,10 +479,13 @@ fn duplicate(path: &str, name: &str, shown: &str) -> InputError {
 }
 
 /// The arguments object: `null` counts as `{}` (rule 6.1).
-fn root(arguments: &Value) -> Checked<Map<String, Value>> {
+fn root<'a>(
+    arguments: &'a Value,
+    empty: &'a Map<String, Value>,
+) -> Checked<&'a Map<String, Value>> {
     match arguments {
-        Value::Null => Ok(Map::new()),
-        Value::Object(object) => Ok(object.clone()),
+        Value::Null => Ok(empty),
+        Value::Object(object) => Ok(object),
         other => Err(error(
             "",
             InputReason::NotAnObject,
@@ -500,7 +503,8 @@ pub(crate) fn validate(
     arguments: &Value,
     current_year: i32,
 ) -> Checked<Map<String, Value>> {
-    let object = root(arguments)?;
+    let empty = Map::new();
+    let object = root(arguments, &empty)?;
     let mut canonical = Map::new();
     let owner = tool.as_str();
     match tool {
@@ -511,11 +515,11 @@ pub(crate) fn validate(
         | ToolName::Kpis
         | ToolName::DataGaps
         | ToolName::DerivativesPnl
-        | ToolName::ConcentrationRisk => check_unknown(&object, &[], "", owner)?,
+        | ToolName::ConcentrationRisk => check_unknown(object, &[], "", owner)?,
         ToolName::FiscalIntegrityRows => {
-            check_unknown(&object, &["qualityFlag", "page"], "", owner)?;
+            check_unknown(object, &["qualityFlag", "page"], "", owner)?;
             let flags = list_of(QualityFlag::ALL, QualityFlag::as_str);
-            let flag = field(&object, "qualityFlag")
+            let flag = field(object, "qualityFlag")
                 .ok_or_else(|| missing("", "qualityFlag", &format!("must be one of {flags}")))?;
             let flag = vocabulary(
                 flag,
@@ -525,20 +529,20 @@ pub(crate) fn validate(
                 &flags,
             )?;
             canonical.insert("qualityFlag".to_owned(), Value::from(flag.as_str()));
-            canonical.insert("page".to_owned(), Value::from(page(&object, 0)?));
+            canonical.insert("page".to_owned(), Value::from(page(object, 0)?));
         }
         ToolName::TokenHistory | ToolName::HoldingDetail | ToolName::BreakevenPrice => {
-            check_unknown(&object, &["symbol"], "", owner)?;
-            canonical.insert("symbol".to_owned(), Value::from(required_symbol(&object)?));
+            check_unknown(object, &["symbol"], "", owner)?;
+            canonical.insert("symbol".to_owned(), Value::from(required_symbol(object)?));
         }
         ToolName::TokenLots => {
-            check_unknown(&object, &["symbol", "page"], "", owner)?;
-            canonical.insert("symbol".to_owned(), Value::from(required_symbol(&object)?));
-            canonical.insert("page".to_owned(), Value::from(page(&object, 0)?));
+            check_unknown(object, &["symbol", "page"], "", owner)?;
+            canonical.insert("symbol".to_owned(), Value::from(required_symbol(object)?));
+            canonical.insert("page".to_owned(), Value::from(page(object, 0)?));
         }
         ToolName::DrawdownCurve | ToolName::PerformanceHistory => {
-            check_unknown(&object, &["days"], "", owner)?;
-            let days = match field(&object, "days") {
+            check_unknown(object, &["days"], "", owner)?;
+            let days = match field(object, "days") {
                 Some(value) => integer(
                     value,
                     "/days",
@@ -552,27 +556,27 @@ pub(crate) fn validate(
             canonical.insert("days".to_owned(), Value::from(days));
         }
         ToolName::VolatilityHeatmap => {
-            check_unknown(&object, &["year"], "", owner)?;
-            let year = match field(&object, "year") {
+            check_unknown(object, &["year"], "", owner)?;
+            let year = match field(object, "year") {
                 Some(value) => year_field(value, "/year", "year")?,
                 None => i64::from(current_year),
             };
             canonical.insert("year".to_owned(), Value::from(year));
         }
         ToolName::SpanishTaxReport => {
-            check_unknown(&object, &["year", "method"], "", owner)?;
-            let year = field(&object, "year")
+            check_unknown(object, &["year", "method"], "", owner)?;
+            let year = field(object, "year")
                 .ok_or_else(|| missing("", "year", "must be an integer year from 2009 to 9999"))?;
             canonical.insert(
                 "year".to_owned(),
                 Value::from(year_field(year, "/year", "year")?),
             );
-            canonical.insert("method".to_owned(), Value::from(method(&object)?));
+            canonical.insert("method".to_owned(), Value::from(method(object)?));
         }
         ToolName::LivePrices => {
-            check_unknown(&object, &["symbols"], "", owner)?;
+            check_unknown(object, &["symbols"], "", owner)?;
             let rule = "must be an array of 1 to 25 distinct symbols";
-            let value = field(&object, "symbols").ok_or_else(|| missing("", "symbols", rule))?;
+            let value = field(object, "symbols").ok_or_else(|| missing("", "symbols", rule))?;
             let items = array(value, "/symbols", "symbols", (1, Some(25)), rule)?;
             let mut symbols: Vec<String> = Vec::with_capacity(items.len());
             for (index, item) in items.iter().enumerate() {
@@ -586,10 +590,10 @@ pub(crate) fn validate(
             canonical.insert("symbols".to_owned(), Value::from(symbols));
         }
         ToolName::AccountHoldings => {
-            check_unknown(&object, &["accountName"], "", owner)?;
+            check_unknown(object, &["accountName"], "", owner)?;
             let rule = "must be an account name of 1 to 64 characters after trimming";
             let value =
-                field(&object, "accountName").ok_or_else(|| missing("", "accountName", rule))?;
+                field(object, "accountName").ok_or_else(|| missing("", "accountName", rule))?;
             let Value::String(text) = value else {
                 return Err(rule_error(
                     "/accountName",
@@ -622,13 +626,13 @@ pub(crate) fn validate(
             canonical.insert("accountName".to_owned(), Value::from(trimmed));
         }
         ToolName::TaxYearComparison => {
-            check_unknown(&object, &["yearA", "yearB", "method"], "", owner)?;
+            check_unknown(object, &["yearA", "yearB", "method"], "", owner)?;
             let rule = "must be an integer year from 2009 to 9999";
-            let year_a = field(&object, "yearA").ok_or_else(|| missing("", "yearA", rule))?;
+            let year_a = field(object, "yearA").ok_or_else(|| missing("", "yearA", rule))?;
             let year_a = year_field(year_a, "/yearA", "yearA")?;
-            let year_b = field(&object, "yearB").ok_or_else(|| missing("", "yearB", rule))?;
+            let year_b = field(object, "yearB").ok_or_else(|| missing("", "yearB", rule))?;
             let year_b = year_field(year_b, "/yearB", "yearB")?;
-            let method = method(&object)?;
+            let method = method(object)?;
             if year_a == year_b {
                 return Err(error(
                     "/yearB",
@@ -641,17 +645,17 @@ pub(crate) fn validate(
             canonical.insert("method".to_owned(), Value::from(method));
         }
         ToolName::ExplainMetric => {
-            check_unknown(&object, &["metric"], "", owner)?;
+            check_unknown(object, &["metric"], "", owner)?;
             let metrics = list_of(MetricId::ALL, MetricId::as_str);
-            let value = field(&object, "metric")
+            let value = field(object, "metric")
                 .ok_or_else(|| missing("", "metric", &format!("must be one of {metrics}")))?;
             let metric = vocabulary(value, "/metric", "metric", MetricId::parse, &metrics)?;
             canonical.insert("metric".to_owned(), Value::from(metric.as_str()));
         }
         ToolName::ScenarioPositionValue => {
-            check_unknown(&object, &["symbol", "hypotheticalPrice"], "", owner)?;
-            canonical.insert("symbol".to_owned(), Value::from(required_symbol(&object)?));
-            let value = field(&object, "hypotheticalPrice")
+            check_unknown(object, &["symbol", "hypotheticalPrice"], "", owner)?;
+            canonical.insert("symbol".to_owned(), Value::from(required_symbol(object)?));
+            let value = field(object, "hypotheticalPrice")
                 .ok_or_else(|| missing("", "hypotheticalPrice", PRICE_RULE))?;
             canonical.insert(
                 "hypotheticalPrice".to_owned(),
@@ -659,8 +663,8 @@ pub(crate) fn validate(
             );
         }
         ToolName::CustodyLocations => {
-            check_unknown(&object, &["symbol"], "", owner)?;
-            if let Some(value) = field(&object, "symbol") {
+            check_unknown(object, &["symbol"], "", owner)?;
+            if let Some(value) = field(object, "symbol") {
                 canonical.insert(
                     "symbol".to_owned(),
                     Value::from(symbol(value, "/symbol", "symbol")?),
@@ -668,8 +672,8 @@ pub(crate) fn validate(
             }
         }
         ToolName::ScenarioPortfolioShock => {
-            check_unknown(&object, &["shock"], "", owner)?;
-            let value = field(&object, "shock").ok_or_else(|| {
+            check_unknown(object, &["shock"], "", owner)?;
+            let value = field(object, "shock").ok_or_else(|| {
                 missing(
                     "",
                     "shock",
@@ -680,33 +684,33 @@ pub(crate) fn validate(
         }
         ToolName::TxSearch => {
             check_unknown(
-                &object,
+                object,
                 &["symbol", "from", "to", "types", "page"],
                 "",
                 owner,
             )?;
-            if let Some(value) = field(&object, "symbol") {
+            if let Some(value) = field(object, "symbol") {
                 canonical.insert(
                     "symbol".to_owned(),
                     Value::from(symbol(value, "/symbol", "symbol")?),
                 );
             }
-            let from = field(&object, "from")
+            let from = field(object, "from")
                 .map(|value| date(value, "/from", "from"))
                 .transpose()?;
             if let Some(from) = &from {
                 canonical.insert("from".to_owned(), Value::from(from.clone()));
             }
-            let to = field(&object, "to")
+            let to = field(object, "to")
                 .map(|value| date(value, "/to", "to"))
                 .transpose()?;
             if let Some(to) = &to {
                 canonical.insert("to".to_owned(), Value::from(to.clone()));
             }
-            if let Some(value) = field(&object, "types") {
+            if let Some(value) = field(object, "types") {
                 canonical.insert("types".to_owned(), Value::from(types(value)?));
             }
-            canonical.insert("page".to_owned(), Value::from(page(&object, 1)?));
+            canonical.insert("page".to_owned(), Value::from(page(object, 1)?));
             if let (Some(from), Some(to)) = (&from, &to) {
                 // Same-shape `YYYY-MM-DD` texts compare like the dates they name.
                 if from > to {

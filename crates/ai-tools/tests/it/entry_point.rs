@@ -111,6 +111,27 @@ fn valid_arguments_reach_the_projection() {
 }
 
 #[test]
+fn real_projection_over_failing_and_panicking_use_cases() {
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    for panics in [false, true] {
+        let use_cases = Arc::new(crate::support::FakeUseCases::default());
+        use_cases.panics.store(panics, Ordering::SeqCst);
+        let host = crate::support::plain_host(Profile::Metered, use_cases);
+        for tool in ToolName::ALL {
+            let result = host.call(&ctx(), None, tool.as_str(), &valid_args(*tool));
+            assert_well_formed(&result);
+            let expected = if *tool == ToolName::ExplainMetric {
+                "ok"
+            } else {
+                "error"
+            };
+            assert_eq!(result["kind"], expected, "{tool}: {result}");
+        }
+    }
+}
+
+#[test]
 fn host_is_send_and_sync() {
     fn check<T: Send + Sync>() {}
     check::<ai_tools::ToolHost>();

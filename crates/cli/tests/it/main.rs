@@ -10,3 +10,4 @@ mod errors;
 mod import;
 mod reports;
 mod support;
+mod tools;
