@@ -183,3 +183,97 @@ fn dates_parse_strictly() {
         assert!(parse_date(bad).is_none(), "{bad}");
     }
 }
+
+/// `irpf.md` example I-6: an incomplete 2023 and a complete 2024.
+fn i6() -> Fake {
+    use core_domain::testkit::{airdrop, mining, sell, staking};
+    let ledger = Ledger::new()
+        .row(
+            buy("f1", "Kraken", "2023-02-01T10:00:00Z")
+                .inflow("100", "DOT")
+                .outflow("500.00", "EUR"),
+        )
+        .row(
+            sell("f2", "Kraken", "2023-03-01T10:00:00Z")
+                .inflow("420.00", "EUR")
+                .outflow("100", "DOT"),
+        )
+        .row(
+            buy("f3", "Kraken", "2023-03-20T10:00:00Z")
+                .inflow("100", "DOT")
+                .outflow("430.00", "EUR"),
+        )
+        .row(
+            airdrop("f5", "Kraken", "2023-03-23T10:00:00Z")
+                .inflow("20", "ARB")
+                .stated_value("24.00", "EUR"),
+        )
+        .row(staking("f4", "Kraken", "2023-04-01T10:00:00Z").inflow("5", "DOT"))
+        .row(
+            mining("f6", "Rig", "2023-05-01T10:00:00Z")
+                .inflow("0.001", "BTC")
+                .stated_value("25.00", "EUR"),
+        )
+        .row(
+            sell("f7", "Kraken", "2023-06-01T10:00:00Z")
+                .inflow("60.00", "EUR")
+                .outflow("1", "SOL"),
+        )
+        .row(
+            staking("f8", "Kraken", "2023-07-01T10:00:00Z")
+                .inflow("10", "DOT")
+                .stated_value("50.00", "EUR"),
+        )
+        .row(
+            sell("f9", "Kraken", "2024-03-01T10:00:00Z")
+                .inflow("700.00", "EUR")
+                .outflow("100", "DOT"),
+        );
+    Fake::new(&ledger)
+}
+
+#[test]
+fn ac48_i6_comparison_is_second_minus_first_and_incomparable() {
+    let q = queries(i6(), "2025-01-10T00:00:00Z");
+    let c = to_json(
+        &q.compare_tax_years(&crate::queries::CompareTaxYearsRequest {
+            year_a: 2023,
+            year_b: 2024,
+        })
+        .unwrap(),
+    );
+    let delta = |key: &str| c["deltas"][key].clone();
+    for (key, value) in [
+        ("capitalGains", "270.00"),
+        ("capitalLosses", "-80.00"),
+        ("savingsBaseYields", "-50.00"),
+        ("generalBaseAirdrops", "-24.00"),
+        ("netPatrimonialResult", "350.00"),
+        ("estimatedIrpf", "31.35"),
+    ] {
+        assert_eq!(
+            delta(key),
+            json!({"kind": "delta_incomparable", "value": value}),
+            "{key}"
+        );
+    }
+    for (_, d) in c["deltas"].as_object().unwrap() {
+        assert_eq!(d["kind"], json!("delta_incomparable"));
+    }
+    assert_eq!(
+        c["yearA"]["completeness"],
+        json!({"kind": "incomplete", "reasons": ["excluded_flagged_events", "excluded_unresolved_income"]})
+    );
+    assert_eq!(c["yearB"]["completeness"], json!({"kind": "complete"}));
+    // Swapped years flip every sign.
+    let swapped = to_json(
+        &q.compare_tax_years(&crate::queries::CompareTaxYearsRequest {
+            year_a: 2024,
+            year_b: 2023,
+        })
+        .unwrap(),
+    );
+    assert_eq!(swapped["deltas"]["capitalGains"]["value"], json!("-270.00"));
+    assert_eq!(swapped["deltas"]["capitalLosses"]["value"], json!("80.00"));
+    assert_eq!(swapped["deltas"]["estimatedIrpf"]["value"], json!("-31.35"));
+}
