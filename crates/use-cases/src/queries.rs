@@ -38,10 +38,6 @@ pub use core_domain::analytics::DisplayCurrency;
 /// The fiscal date type of the requests (`YYYY-MM-DD`, proleptic Gregorian).
 pub use core_domain::Date;
 
-/// Series sampling (`domain.md` §14.3): keeps the points at `⌊i·(len−1)/(max−1)⌋`; the AI tool
-/// layer samples a full series adaptively with it (`tools.md` §4).
-pub use core_domain::ranking::{Downsampled, downsample};
-
 /// Parses a `YYYY-MM-DD` fiscal date (exactly four, two and two digits; a real calendar day).
 pub fn parse_date(text: &str) -> Option<Date> {
     let bytes = text.as_bytes();

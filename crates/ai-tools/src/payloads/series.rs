@@ -3,7 +3,8 @@
 //! through `use-cases`), so every sampling step starts from the full series (`tools.md` §4).
 
 use serde_json::{Map, Value};
-use use_cases::queries::{HeatmapRequest, SeriesRequest, downsample};
+use use_cases::queries::{HeatmapRequest, SeriesRequest};
+use use_cases::sampling::downsample;
 
 use super::args::Args;
 use super::emit::{Fmt, Obj, R, fail, uc};

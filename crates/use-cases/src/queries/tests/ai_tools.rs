@@ -9,8 +9,9 @@ use super::{D14_T, d14, queries, to_json};
 use crate::fake::Fake;
 use crate::queries::{
     AccountHoldingsRequest, CurrencyRequest, HeatmapRequest, ReadUseCases, SeriesRequest,
-    downsample, parse_date,
+    parse_date,
 };
+use crate::sampling::downsample;
 
 /// Kraken (holding nothing) with Kraken:spot (BTC, ETH) and Kraken:earn (ADA), Bit2Me (XRP),
 /// Bitvavo and Bitunix.
