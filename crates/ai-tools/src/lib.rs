@@ -20,8 +20,6 @@ mod host;
 mod instructions;
 mod metrics;
 pub mod outcome;
-// The stub projection leaves its contract unused until the payload work lands.
-#[allow(dead_code)]
 pub(crate) mod payloads;
 pub mod profile;
 pub mod schemas;
