@@ -564,6 +564,9 @@ fn slice_facts(
                 (key, account)
             }
         };
+        // The lot's row key is read once (one shared key, two cache misses fewer than reading
+        // the row and then the key again): the lot id is formatted from it.
+        let lot_key = slice.lot_id.map(|id| (id, names.row_key(id.row)));
         facts.audit.push(AuditRow {
             slice_id: public_id("E:", &key, Some(op.leg.as_str()), slice.n),
             row_key: key,
@@ -574,10 +577,10 @@ fn slice_facts(
             clave: op.clave,
             disposed_at: op.disposed_at,
             disposed_on: op.fiscal_date,
-            lot_id: slice
-                .lot_id
-                .map(|id| public_id("L:", names.row_key_str(id.row), None, id.k)),
-            acquisition_row_key: slice.lot_id.map(|id| names.row_key(id.row)),
+            lot_id: lot_key
+                .as_ref()
+                .map(|(id, lot_key)| public_id("L:", lot_key, None, id.k)),
+            acquisition_row_key: lot_key.map(|(_, lot_key)| lot_key),
             acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
             holding: class.holding,
             base: class.base,
@@ -831,6 +834,75 @@ fn summary_and_bases(year: i32, year_comp: &YearCompensation) -> DomainResult<(S
     Ok((summary, bases))
 }
 
+/// Years with at least this many slices build their audit trail on a second thread.
+const PARALLEL_MIN_SLICES: usize = 16_384;
+
+/// The blocks of the report besides the audit trail.
+struct OtherBlocks {
+    counters: Counters,
+    excluded_operations: Vec<ExcludedOperation>,
+    income: Income,
+    derivatives: Derivatives,
+    crypto_collateral: bool,
+    modelo100: Modelo100,
+    art: Option<Vec<Art335Entry>>,
+}
+
+fn other_blocks(
+    comp: &IrpfComputation<'_>,
+    names: &Names<'_>,
+    year: i32,
+) -> DomainResult<OtherBlocks> {
+    let mut counters = Counters::default();
+    let excluded_operations = excluded_operations(comp, names, year, &mut counters);
+    let income = income(comp, names, year, &mut counters)?;
+    let (derivatives, crypto_collateral) = derivatives(comp, year, &mut counters)?;
+    let modelo100 = build_modelo100(year, comp, &income, &derivatives)?;
+    let art = if comp.input.settings.art_33_5_warnings {
+        Some(art_33_5_list(comp, year)?)
+    } else {
+        None
+    };
+    Ok(OtherBlocks {
+        counters,
+        excluded_operations,
+        income,
+        derivatives,
+        crypto_collateral,
+        modelo100,
+        art,
+    })
+}
+
+/// The audit trail's facts and the other blocks. The audit trail is independent of the other
+/// blocks: on a large year it is built on a second thread while this one builds the rest.
+/// Errors are reported in the sequential order (the audit trail's first), so the result never
+/// depends on the split.
+fn facts_and_blocks(
+    comp: &IrpfComputation<'_>,
+    names: &Names<'_>,
+    year: i32,
+) -> (DomainResult<SliceFacts>, DomainResult<OtherBlocks>) {
+    if comp.year_index(year).slices.len() >= PARALLEL_MIN_SLICES {
+        // Both threads read the shared row keys: built once before the split.
+        let _ = comp.row_key(0);
+        std::thread::scope(|scope| {
+            let audit = scope.spawn(|| slice_facts(comp, names, year));
+            let rest = other_blocks(comp, names, year);
+            // A panic on the helper thread is a bug, re-raised as it would be sequentially.
+            let facts = audit
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (facts, rest)
+        })
+    } else {
+        (
+            slice_facts(comp, names, year),
+            other_blocks(comp, names, year),
+        )
+    }
+}
+
 /// Builds the report of `year`: the carry-forward state runs from `start_year` (or the year
 /// alone when it is earlier), then the year's records are walked once.
 pub fn build_year_report(
@@ -857,22 +929,22 @@ pub fn build_year_report(
     };
 
     let names = Names::new(comp);
-    let facts = slice_facts(comp, &names, year)?;
-    let mut counters = Counters::default();
-    let excluded_operations = excluded_operations(comp, &names, year, &mut counters);
-    let income = income(comp, &names, year, &mut counters)?;
-    let (derivatives, crypto_collateral) = derivatives(comp, year, &mut counters)?;
+    let (facts, rest) = facts_and_blocks(comp, &names, year);
+    let facts = facts?;
+    let OtherBlocks {
+        counters,
+        excluded_operations,
+        income,
+        derivatives,
+        crypto_collateral,
+        modelo100,
+        art,
+    } = rest?;
     let status = CompletenessStatus::from_counts(
         counters.unconvertible,
         counters.flagged,
         counters.unresolved_income,
     );
-    let modelo100 = build_modelo100(year, comp, &income, &derivatives)?;
-    let art = if comp.input.settings.art_33_5_warnings {
-        Some(art_33_5_list(comp, year)?)
-    } else {
-        None
-    };
 
     let balances = year_comp.balances;
     let conditions = [
