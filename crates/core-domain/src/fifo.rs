@@ -38,8 +38,9 @@ const PIPELINE_MIN_ROWS: usize = 16_384;
 /// Rows per valuation batch handed to the matching thread (batches end on an instant boundary).
 const BATCH_ROWS: usize = 4_096;
 
-/// A valued row: index, fiscal date, values.
-type ValuedRow = (u32, Date, RowValues);
+/// A valued row: index, instant, fiscal date, values. The instant travels with the values so
+/// that matching groups rows without reading them again.
+type ValuedRow = (u32, Instant, Date, RowValues);
 
 /// Runs the fiscal engine over the effective ledger.
 ///
@@ -164,7 +165,7 @@ fn value_group(
         let date = *date
             .get_or_insert_with(|| settings.fiscal_timezone.fiscal_date(effective.row.instant));
         let values = valuation::value_row_with(effective, date, prices)?;
-        out.push((row, date, values));
+        out.push((row, effective.row.instant, date, values));
     }
     Ok(())
 }
@@ -373,21 +374,19 @@ impl<'a> Engine<'a> {
     fn match_rows(&mut self, rows: &[ValuedRow]) -> DomainResult<()> {
         let mut start = 0;
         while start < rows.len() {
-            let instant = rows
-                .get(start)
-                .map(|(row, _, _)| instant_of(self.input, *row));
+            let instant = rows.get(start).map(|(_, instant, _, _)| *instant);
             let mut end = start + 1;
             while rows
                 .get(end)
-                .is_some_and(|(row, _, _)| Some(instant_of(self.input, *row)) == instant)
+                .is_some_and(|(_, next, _, _)| Some(*next) == instant)
             {
                 end += 1;
             }
             let group = rows.get(start..end).unwrap_or(&[]);
-            for (row, date, values) in group {
+            for (row, _, date, values) in group {
                 self.acquire(*row, *date, values)?;
             }
-            for (row, date, values) in group {
+            for (row, _, date, values) in group {
                 self.dispose_row(*row, *date, values)?;
             }
             start = end;

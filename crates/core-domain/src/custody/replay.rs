@@ -31,6 +31,18 @@ pub fn allocate(
     accounts: &[Account],
     links: &[CustodyLink],
 ) -> DomainResult<CustodyOutput> {
+    let parallel = input.rows.len() >= PARALLEL_MIN_ROWS;
+    allocate_with(input, output, accounts, links, parallel)
+}
+
+/// [`allocate`] with movements resolved on a second thread or not (tests compare the two).
+pub fn allocate_with(
+    input: &EngineInput,
+    output: &EngineOutput,
+    accounts: &[Account],
+    links: &[CustodyLink],
+    parallel: bool,
+) -> DomainResult<CustodyOutput> {
     // Movements are resolved from the rows alone: on a large ledger a second thread resolves
     // them while this one indexes the engine's output. Errors keep the sequential order.
     let prepare = || {
@@ -39,7 +51,7 @@ pub fn allocate(
         let tolerance = fee_tolerance(input);
         (index, state, tolerance)
     };
-    let ((index, mut state, tolerance), movements) = if input.rows.len() >= PARALLEL_MIN_ROWS {
+    let ((index, mut state, tolerance), movements) = if parallel {
         std::thread::scope(|scope| {
             let movements = scope
                 .spawn(|| resolve_movements(&input.rows, &output.ledger_order, accounts, links));
