@@ -38,8 +38,9 @@ const PIPELINE_MIN_ROWS: usize = 16_384;
 /// Rows per valuation batch handed to the matching thread (batches end on an instant boundary).
 const BATCH_ROWS: usize = 4_096;
 
-/// A valued row: index, fiscal date, values.
-type ValuedRow = (u32, Date, RowValues);
+/// A valued row: index, instant, fiscal date, values. The instant travels with the values so
+/// that matching groups rows without reading them again.
+type ValuedRow = (u32, Instant, Date, RowValues);
 
 /// Runs the fiscal engine over the effective ledger.
 ///
@@ -164,7 +165,7 @@ fn value_group(
         let date = *date
             .get_or_insert_with(|| settings.fiscal_timezone.fiscal_date(effective.row.instant));
         let values = valuation::value_row_with(effective, date, prices)?;
-        out.push((row, date, values));
+        out.push((row, effective.row.instant, date, values));
     }
     Ok(())
 }
@@ -252,20 +253,57 @@ impl std::hash::Hasher for AssetHasher {
 
 type BuildAssetHasher = std::hash::BuildHasherDefault<AssetHasher>;
 
-/// One asset's FIFO queue: lot indices ordered by `queue_key`; lots before `head` are empty.
+/// One asset's FIFO queue: lot entries ordered by `queue_key`; lots before `head` are empty.
 #[derive(Default)]
 struct Queue {
-    lots: Vec<u32>,
+    lots: Vec<Entry>,
     head: usize,
     /// `(acquired_at, seq, k)` of the lot at the back of `lots`: most lots arrive in order and
     /// are compared with it without touching the lot.
     back: Option<(Instant, u64, u32)>,
 }
 
+/// What a slice copies from the lot it consumes.
+#[derive(Clone, Copy)]
+struct LotFacts {
+    lot_id: LotId,
+    acquired_at: Instant,
+    acquired_on: Date,
+    account_id: AccountId,
+    provenance: Option<Provenance>,
+    flags: FlagSet,
+}
+
+impl LotFacts {
+    fn of(lot: &Lot) -> Self {
+        Self {
+            lot_id: lot.lot_id,
+            acquired_at: lot.acquired_at,
+            acquired_on: lot.acquired_on,
+            account_id: lot.account_id,
+            provenance: lot.provenance,
+            flags: lot.flags,
+        }
+    }
+}
+
+/// A queued lot: its index in `lots` with everything matching reads and updates. Consumption
+/// walks a queue in order, so keeping this state in the queue (instead of reading the large,
+/// randomly placed lot records) turns a cache miss per slice into a sequential read. The
+/// remaining quantity and cost are written back to the lots when matching ends.
+#[derive(Clone, Copy)]
+struct Entry {
+    lot: u32,
+    remaining_quantity: Decimal,
+    remaining_cost: Option<Decimal>,
+    facts: LotFacts,
+}
+
 /// A consumed part of a disposal leg before values are allocated.
 #[derive(Clone, Copy)]
 struct Part {
-    lot: Option<u32>,
+    /// The consumed lot's index and facts; `None` for the uncovered part.
+    lot: Option<(u32, LotFacts)>,
     quantity: Decimal,
     cost: Option<Decimal>,
 }
@@ -336,21 +374,19 @@ impl<'a> Engine<'a> {
     fn match_rows(&mut self, rows: &[ValuedRow]) -> DomainResult<()> {
         let mut start = 0;
         while start < rows.len() {
-            let instant = rows
-                .get(start)
-                .map(|(row, _, _)| instant_of(self.input, *row));
+            let instant = rows.get(start).map(|(_, instant, _, _)| *instant);
             let mut end = start + 1;
             while rows
                 .get(end)
-                .is_some_and(|(row, _, _)| Some(instant_of(self.input, *row)) == instant)
+                .is_some_and(|(_, next, _, _)| Some(*next) == instant)
             {
                 end += 1;
             }
             let group = rows.get(start..end).unwrap_or(&[]);
-            for (row, date, values) in group {
+            for (row, _, date, values) in group {
                 self.acquire(*row, *date, values)?;
             }
-            for (row, date, values) in group {
+            for (row, _, date, values) in group {
                 self.dispose_row(*row, *date, values)?;
             }
             start = end;
@@ -509,11 +545,17 @@ impl<'a> Engine<'a> {
             lot.queue_key.seq,
             lot.queue_key.k,
         );
+        let entry = Entry {
+            lot: index,
+            remaining_quantity: lot.remaining_quantity,
+            remaining_cost: lot.remaining_cost,
+            facts: LotFacts::of(&lot),
+        };
         self.lots.push(lot);
         if let Some(queue) = self.queues.get_mut(queue)
             && queue.back.is_none_or(|back| back < key)
         {
-            queue.lots.push(index);
+            queue.lots.push(entry);
             queue.back = Some(key);
             return;
         }
@@ -527,20 +569,20 @@ impl<'a> Engine<'a> {
         let in_order = queue
             .lots
             .last()
-            .and_then(|&last| lots.get(last as usize))
+            .and_then(|last| lots.get(last.lot as usize))
             .is_none_or(|last| queue_cmp(input, last, new).is_lt());
         if in_order {
-            queue.lots.push(index);
+            queue.lots.push(entry);
             queue.back = Some(key);
         } else {
             // The whole vector stays sorted (exhausted lots included) so that it is also the
             // output order; a position before the head moves the head back onto the new lot
             // (the lots it passes over are exhausted and are skipped again).
-            let position = queue.lots.partition_point(|&other| {
-                lots.get(other as usize)
+            let position = queue.lots.partition_point(|other| {
+                lots.get(other.lot as usize)
                     .is_some_and(|other| queue_cmp(input, other, new).is_lt())
             });
-            queue.lots.insert(position, index);
+            queue.lots.insert(position, entry);
             queue.head = queue.head.min(position);
         }
     }
@@ -666,10 +708,7 @@ impl<'a> Engine<'a> {
             return Ok(());
         };
         while num::is_positive(left) {
-            let Some(&lot_index) = queue.lots.get(queue.head) else {
-                break;
-            };
-            let Some(lot) = self.lots.get_mut(lot_index as usize) else {
+            let Some(lot) = queue.lots.get_mut(queue.head) else {
                 break;
             };
             if !num::is_positive(lot.remaining_quantity) {
@@ -700,7 +739,7 @@ impl<'a> Engine<'a> {
             }
             left = num::sub(left, taken, context)?;
             self.parts.push(Part {
-                lot: Some(lot_index),
+                lot: Some((lot.lot, lot.facts)),
                 quantity: taken,
                 cost,
             });
@@ -734,7 +773,7 @@ impl<'a> Engine<'a> {
             let gross = allocate(&mut gross_left, part.quantity, quantity_left, last, context)?;
             let fee = allocate(&mut fee_left, part.quantity, quantity_left, last, context)?;
             quantity_left = num::sub(quantity_left, part.quantity, context)?;
-            let lot = part.lot.and_then(|index| self.lots.get(index as usize));
+            let lot = part.lot.map(|(_, facts)| facts);
             let mut slice_flags = flags;
             if part.lot.is_none() {
                 slice_flags.insert(QualityFlag::MissingAcquisition);
@@ -819,7 +858,9 @@ impl<'a> Engine<'a> {
         let mut carried = Vec::with_capacity(count);
         for (n, part) in parts.iter().enumerate() {
             let last = n + 1 == count;
-            let lot = part.lot.and_then(|index| self.lots.get(index as usize));
+            let lot = part
+                .lot
+                .and_then(|(index, _)| self.lots.get(index as usize));
             let mut slice_flags = FlagSet::EMPTY;
             if let Some(lot) = lot {
                 slice_flags = slice_flags.union(lot.flags);
@@ -944,13 +985,31 @@ impl<'a> Engine<'a> {
             .collect();
         assets.sort_unstable();
         let mut order: Vec<u32> = Vec::with_capacity(self.lots.len());
-        for (_, queue) in assets {
-            if let Some(queue) = self.queues.get(queue as usize) {
-                order.extend_from_slice(&queue.lots);
+        for (_, queue) in &assets {
+            if let Some(queue) = self.queues.get(*queue as usize) {
+                order.extend(queue.lots.iter().map(|entry| entry.lot));
             }
         }
         let mut lots = self.lots;
-        permute_in_place(&mut lots, &mut order);
+        let entries = assets
+            .iter()
+            .filter_map(|(_, queue)| self.queues.get(*queue as usize))
+            .flat_map(|queue| queue.lots.iter());
+        if order.len() == lots.len() {
+            permute_in_place(&mut lots, &mut order);
+            // The lots are now in queue order: the entries' state is written back in one pass.
+            for (lot, entry) in lots.iter_mut().zip(entries) {
+                lot.remaining_quantity = entry.remaining_quantity;
+                lot.remaining_cost = entry.remaining_cost;
+            }
+        } else {
+            for entry in entries {
+                if let Some(lot) = lots.get_mut(entry.lot as usize) {
+                    lot.remaining_quantity = entry.remaining_quantity;
+                    lot.remaining_cost = entry.remaining_cost;
+                }
+            }
+        }
         assign_tiebreaks(&mut lots);
         let mut lot_index: Vec<(LotId, u32)> = lots
             .iter()

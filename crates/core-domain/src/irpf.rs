@@ -201,6 +201,12 @@ impl<'a> IrpfComputation<'a> {
     pub fn year_report(&self, year: i32) -> DomainResult<IrpfYearReport> {
         report::build_year_report(self, year, None)
     }
+
+    /// [`IrpfComputation::year_report`] with the audit trail built on two threads or one
+    /// (tests compare the two; the default chooses by the year's size).
+    pub fn year_report_with(&self, year: i32, parallel: bool) -> DomainResult<IrpfYearReport> {
+        report::build_year_report_with(self, year, None, parallel)
+    }
 }
 
 impl IrpfComputation<'_> {

@@ -31,9 +31,42 @@ pub fn allocate(
     accounts: &[Account],
     links: &[CustodyLink],
 ) -> DomainResult<CustodyOutput> {
-    let index = Index::new(input, output);
-    let movements = resolve_movements(&input.rows, &index.order, accounts, links)?;
-    let mut state = State::new(&index, true);
+    let parallel = input.rows.len() >= PARALLEL_MIN_ROWS;
+    allocate_with(input, output, accounts, links, parallel)
+}
+
+/// [`allocate`] with movements resolved on a second thread or not (tests compare the two).
+pub fn allocate_with(
+    input: &EngineInput,
+    output: &EngineOutput,
+    accounts: &[Account],
+    links: &[CustodyLink],
+    parallel: bool,
+) -> DomainResult<CustodyOutput> {
+    // Movements are resolved from the rows alone: on a large ledger a second thread resolves
+    // them while this one indexes the engine's output. Errors keep the sequential order.
+    let prepare = || {
+        let index = Index::new(input, output);
+        let state = State::new(&index, true);
+        let tolerance = fee_tolerance(input);
+        (index, state, tolerance)
+    };
+    let ((index, mut state, tolerance), movements) = if parallel {
+        std::thread::scope(|scope| {
+            let movements = scope
+                .spawn(|| resolve_movements(&input.rows, &output.ledger_order, accounts, links));
+            let prepared = prepare();
+            // A panic on the helper thread is a bug, re-raised as it would be sequentially.
+            let movements = movements
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (prepared, movements)
+        })
+    } else {
+        let movements = resolve_movements(&input.rows, &output.ledger_order, accounts, links);
+        (prepare(), movements)
+    };
+    let movements = movements?;
     state.run(&index, &movements, None)?;
     let names = Names::new(accounts);
     let (balances, locations) = state.finish(&index, &names)?;
@@ -43,9 +76,12 @@ pub fn allocate(
         movements,
         locations,
         balances,
-        fee_tolerance: fee_tolerance(input)?,
+        fee_tolerance: tolerance?,
     })
 }
+
+/// Ledgers at least this long resolve movements on a second thread.
+const PARALLEL_MIN_ROWS: usize = 16_384;
 
 /// Custody and fiscal holdings at the end of the fiscal day `cutoff` (`domain.md` §12.3): the
 /// replay stops after every row whose fiscal date is ≤ `cutoff`, i.e. whose instant is before

@@ -10,6 +10,7 @@ use shared_types::{QualityFlag, SpotTxType};
 use super::IrpfComputation;
 use super::annex::{AnnexLine, annex_lines};
 use super::art_33_5::{Art335Entry, art_33_5_list};
+use super::balances::SliceClass;
 use super::classification::{Base, Holding};
 use super::compensation::{CarryAmount, CarryRemaining, CarryUse, YearCompensation};
 use super::modelo100::{Modelo100, build_modelo100};
@@ -17,8 +18,10 @@ use super::scale::{BracketTax, savings_tax};
 use super::year_end::YearEndHoldings;
 use crate::asset::Asset;
 use crate::compare::CompletenessStatus;
-use crate::engine::{Clave, DisposalLeg, FlagSet, IncomeBucket, Provenance, SwapWinner, Valued};
-use crate::error::DomainResult;
+use crate::engine::{
+    Clave, DisposalLeg, FlagSet, IncomeBucket, Operation, Provenance, Slice, SwapWinner, Valued,
+};
+use crate::error::{DomainError, DomainResult};
 use crate::ledger::AccountId;
 use crate::num;
 use crate::time::{Date, Instant};
@@ -504,19 +507,33 @@ impl<'c> Names<'c> {
     }
 }
 
+/// An uncovered quantity met at a position of a walk, summed later in slice order.
+type UncoveredPart = (usize, Asset, Decimal);
+
+/// Walks the slices `indices` (slice order) into audit rows and facts. Uncovered quantities
+/// are summed into the facts, or listed in `list` when given (a second half, summed after the
+/// first). An error carries the position of the slice that raised it.
 fn slice_facts(
     comp: &IrpfComputation<'_>,
     names: &Names<'_>,
-    year: i32,
-) -> DomainResult<SliceFacts> {
+    indices: &[u32],
+    capacity: usize,
+    mut list: Option<&mut Vec<UncoveredPart>>,
+) -> Result<SliceFacts, (usize, DomainError)> {
     let output = comp.input.output;
     let mut facts = SliceFacts {
-        audit: Vec::with_capacity(comp.year_index(year).slices.len()),
+        audit: Vec::with_capacity(capacity),
         ..SliceFacts::default()
     };
     // The slices of one operation are adjacent: its row key and account name are shared.
     let mut current: Option<(u32, Arc<str>, Arc<str>)> = None;
-    for (slice, class) in comp.year_slices(year) {
+    for (position, &i) in indices.iter().enumerate() {
+        let (Some(slice), Some(class)) =
+            (output.slices.get(i as usize), comp.classes.get(i as usize))
+        else {
+            continue;
+        };
+        let fail = |error| (position, error);
         let Some(op) = output.operations.get(slice.operation as usize) else {
             continue;
         };
@@ -530,17 +547,16 @@ fn slice_facts(
             facts.fork_disposed = true;
         }
         if slice.lot_id.is_none() {
-            let entry = facts.uncovered.entry(slice.asset).or_default();
-            *entry = num::add(*entry, slice.quantity, "uncovered quantity")?;
+            if let Some(list) = list.as_deref_mut() {
+                list.push((position, slice.asset, slice.quantity));
+            } else {
+                let entry = facts.uncovered.entry(slice.asset).or_default();
+                *entry = num::add(*entry, slice.quantity, "uncovered quantity").map_err(fail)?;
+            }
         }
-        let (transmission_provenance, price, fx) = match op.valuation {
-            Some(Valued::Known {
-                provenance,
-                price,
-                fx,
-                ..
-            }) => (Some(provenance), price, fx),
-            _ => (None, None, None),
+        let transmission_provenance = match op.valuation {
+            Some(Valued::Known { provenance, .. }) => Some(provenance),
+            _ => None,
         };
         let acquisition_provenance = slice.acquisition_provenance;
         if slice.included
@@ -550,7 +566,7 @@ fn slice_facts(
             facts.manual_value_count += 1;
         }
         let transmission_value = match (slice.gross_value, slice.fee_expense) {
-            (Some(g), Some(f)) => Some(num::sub(g, f, "transmission value")?),
+            (Some(g), Some(f)) => Some(num::sub(g, f, "transmission value").map_err(fail)?),
             _ => None,
         };
         let (key, disposal_account) = match &current {
@@ -564,47 +580,76 @@ fn slice_facts(
                 (key, account)
             }
         };
-        facts.audit.push(AuditRow {
-            slice_id: public_id("E:", &key, Some(op.leg.as_str()), slice.n),
-            row_key: key,
-            leg: op.leg,
-            operation_type: op.tx_type,
-            asset: slice.asset,
-            quantity: slice.quantity,
-            clave: op.clave,
-            disposed_at: op.disposed_at,
-            disposed_on: op.fiscal_date,
-            lot_id: slice
-                .lot_id
-                .map(|id| public_id("L:", names.row_key_str(id.row), None, id.k)),
-            acquisition_row_key: slice.lot_id.map(|id| names.row_key(id.row)),
-            acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
-            holding: class.holding,
-            base: class.base,
-            disposal_account,
-            lot_account: slice.lot_account_id.map(|id| names.account(id)),
-            gross_transmission_value: slice.gross_value,
-            fee_expense: slice.fee_expense,
+        facts.audit.push(audit_row(
+            names,
+            op,
+            slice,
+            *class,
+            (key, disposal_account),
             transmission_value,
-            acquisition_value: slice.acquisition_value,
-            result: if slice.included { slice.result } else { None },
-            included: slice.included,
-            quality_flags: slice.flags,
             transmission_provenance,
-            acquisition_provenance,
-            price: price.map(|p| p.price),
-            price_currency: price.map(|p| p.currency),
-            price_date: price.map(|p| p.date),
-            fx_rate: fx.map(|f| f.rate),
-            fx_rate_date: fx.map(|f| f.rate_date),
-            swap: op.swap.as_deref().map(|s| SwapAudit {
-                given_value: s.given.amount(),
-                received_value: s.received.amount(),
-                winner: s.winner,
-            }),
-        });
+        ));
     }
     Ok(facts)
+}
+
+/// The audit row of a slice of legs P or F (`key` and the disposal account shared by its
+/// operation's slices).
+fn audit_row(
+    names: &Names<'_>,
+    op: &Operation,
+    slice: &Slice,
+    class: SliceClass,
+    (key, disposal_account): (Arc<str>, Arc<str>),
+    transmission_value: Option<Decimal>,
+    transmission_provenance: Option<Provenance>,
+) -> AuditRow {
+    let (price, fx) = match op.valuation {
+        Some(Valued::Known { price, fx, .. }) => (price, fx),
+        _ => (None, None),
+    };
+    // The lot's row key is read once (one shared key, two cache misses fewer than reading the
+    // row and then the key again): the lot id is formatted from it.
+    let lot_key = slice.lot_id.map(|id| (id, names.row_key(id.row)));
+    AuditRow {
+        slice_id: public_id("E:", &key, Some(op.leg.as_str()), slice.n),
+        row_key: key,
+        leg: op.leg,
+        operation_type: op.tx_type,
+        asset: slice.asset,
+        quantity: slice.quantity,
+        clave: op.clave,
+        disposed_at: op.disposed_at,
+        disposed_on: op.fiscal_date,
+        lot_id: lot_key
+            .as_ref()
+            .map(|(id, lot_key)| public_id("L:", lot_key, None, id.k)),
+        acquisition_row_key: lot_key.map(|(_, lot_key)| lot_key),
+        acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
+        holding: class.holding,
+        base: class.base,
+        disposal_account,
+        lot_account: slice.lot_account_id.map(|id| names.account(id)),
+        gross_transmission_value: slice.gross_value,
+        fee_expense: slice.fee_expense,
+        transmission_value,
+        acquisition_value: slice.acquisition_value,
+        result: if slice.included { slice.result } else { None },
+        included: slice.included,
+        quality_flags: slice.flags,
+        transmission_provenance,
+        acquisition_provenance: slice.acquisition_provenance,
+        price: price.map(|p| p.price),
+        price_currency: price.map(|p| p.currency),
+        price_date: price.map(|p| p.date),
+        fx_rate: fx.map(|f| f.rate),
+        fx_rate_date: fx.map(|f| f.rate_date),
+        swap: op.swap.as_deref().map(|s| SwapAudit {
+            given_value: s.given.amount(),
+            received_value: s.received.amount(),
+            winner: s.winner,
+        }),
+    }
 }
 
 /// `<prefix><key>:[<leg>:]<n>` (`E:…` slice ids, `L:…` lot ids) without the formatting
@@ -831,12 +876,119 @@ fn summary_and_bases(year: i32, year_comp: &YearCompensation) -> DomainResult<(S
     Ok((summary, bases))
 }
 
+/// Years with at least this many slices build their audit trail on a second thread.
+const PARALLEL_MIN_SLICES: usize = 16_384;
+
+/// The blocks of the report besides the audit trail.
+struct OtherBlocks {
+    counters: Counters,
+    excluded_operations: Vec<ExcludedOperation>,
+    income: Income,
+    derivatives: Derivatives,
+    crypto_collateral: bool,
+    modelo100: Modelo100,
+    art: Option<Vec<Art335Entry>>,
+}
+
+fn other_blocks(
+    comp: &IrpfComputation<'_>,
+    names: &Names<'_>,
+    year: i32,
+) -> DomainResult<OtherBlocks> {
+    let mut counters = Counters::default();
+    let excluded_operations = excluded_operations(comp, names, year, &mut counters);
+    let income = income(comp, names, year, &mut counters)?;
+    let (derivatives, crypto_collateral) = derivatives(comp, year, &mut counters)?;
+    let modelo100 = build_modelo100(year, comp, &income, &derivatives)?;
+    let art = if comp.input.settings.art_33_5_warnings {
+        Some(art_33_5_list(comp, year)?)
+    } else {
+        None
+    };
+    Ok(OtherBlocks {
+        counters,
+        excluded_operations,
+        income,
+        derivatives,
+        crypto_collateral,
+        modelo100,
+        art,
+    })
+}
+
+/// The audit trail's facts and the other blocks. On a large year the audit trail is built in
+/// two halves, the first on a second thread, the second on this one before the other blocks;
+/// the halves are joined in slice order and errors are reported in the order of the
+/// sequential walk, so the result never depends on the split.
+fn facts_and_blocks(
+    comp: &IrpfComputation<'_>,
+    names: &Names<'_>,
+    year: i32,
+    parallel: bool,
+) -> (DomainResult<SliceFacts>, DomainResult<OtherBlocks>) {
+    let slices = comp.year_index(year).slices.as_slice();
+    if !parallel {
+        let facts = slice_facts(comp, names, slices, slices.len(), None).map_err(|(_, e)| e);
+        return (facts, other_blocks(comp, names, year));
+    }
+    // Both threads read the shared row keys: built once before the split.
+    let _ = comp.row_key(0);
+    let (head, tail) = slices.split_at(slices.len() / 2);
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| slice_facts(comp, names, head, slices.len(), None));
+        let mut uncovered = Vec::new();
+        let second = slice_facts(comp, names, tail, tail.len(), Some(&mut uncovered));
+        let rest = other_blocks(comp, names, year);
+        // A panic on the helper thread is a bug, re-raised as it would be sequentially.
+        let first = first
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (merge_facts(first, second, uncovered), rest)
+    })
+}
+
+/// Appends the second half's facts to the first's as the sequential walk would have met them:
+/// its uncovered quantities are summed after the first half's, up to its failing slice.
+fn merge_facts(
+    first: Result<SliceFacts, (usize, DomainError)>,
+    second: Result<SliceFacts, (usize, DomainError)>,
+    uncovered: Vec<UncoveredPart>,
+) -> DomainResult<SliceFacts> {
+    let mut facts = first.map_err(|(_, error)| error)?;
+    let failed_at = second.as_ref().err().map(|(position, _)| *position);
+    for (position, asset, quantity) in uncovered {
+        if failed_at.is_some_and(|at| position > at) {
+            break;
+        }
+        let entry = facts.uncovered.entry(asset).or_default();
+        *entry = num::add(*entry, quantity, "uncovered quantity")?;
+    }
+    let second = second.map_err(|(_, error)| error)?;
+    facts.audit.extend(second.audit);
+    facts.manual_value_count += second.manual_value_count;
+    facts.fork_disposed |= second.fork_disposed;
+    facts.migration |= second.migration;
+    Ok(facts)
+}
+
 /// Builds the report of `year`: the carry-forward state runs from `start_year` (or the year
 /// alone when it is earlier), then the year's records are walked once.
 pub fn build_year_report(
     comp: &IrpfComputation<'_>,
     year: i32,
     year_end_holdings: Option<YearEndHoldings>,
+) -> DomainResult<IrpfYearReport> {
+    let parallel = comp.year_index(year).slices.len() >= PARALLEL_MIN_SLICES;
+    build_year_report_with(comp, year, year_end_holdings, parallel)
+}
+
+/// [`build_year_report`] with the two-thread audit trail forced on or off (tests compare the
+/// two).
+pub fn build_year_report_with(
+    comp: &IrpfComputation<'_>,
+    year: i32,
+    year_end_holdings: Option<YearEndHoldings>,
+    parallel: bool,
 ) -> DomainResult<IrpfYearReport> {
     let validated = comp.validated(year)?;
     let start_year = validated.start_year;
@@ -857,22 +1009,22 @@ pub fn build_year_report(
     };
 
     let names = Names::new(comp);
-    let facts = slice_facts(comp, &names, year)?;
-    let mut counters = Counters::default();
-    let excluded_operations = excluded_operations(comp, &names, year, &mut counters);
-    let income = income(comp, &names, year, &mut counters)?;
-    let (derivatives, crypto_collateral) = derivatives(comp, year, &mut counters)?;
+    let (facts, rest) = facts_and_blocks(comp, &names, year, parallel);
+    let facts = facts?;
+    let OtherBlocks {
+        counters,
+        excluded_operations,
+        income,
+        derivatives,
+        crypto_collateral,
+        modelo100,
+        art,
+    } = rest?;
     let status = CompletenessStatus::from_counts(
         counters.unconvertible,
         counters.flagged,
         counters.unresolved_income,
     );
-    let modelo100 = build_modelo100(year, comp, &income, &derivatives)?;
-    let art = if comp.input.settings.art_33_5_warnings {
-        Some(art_33_5_list(comp, year)?)
-    } else {
-        None
-    };
 
     let balances = year_comp.balances;
     let conditions = [

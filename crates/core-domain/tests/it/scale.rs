@@ -1,7 +1,9 @@
 //! The synthetic ledger of the benchmarks: the pipelined engine equals the sequential one, and
 //! the engine's invariants hold at a few thousand rows.
 
+use core_domain::custody::allocate_with;
 use core_domain::fifo::{self, EngineSettings};
+use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
 use core_domain::testkit::Outcome;
 use core_domain::testkit::synthetic::synthetic;
 use rust_decimal::Decimal;
@@ -28,6 +30,39 @@ fn pipelined_and_sequential_runs_are_identical() {
         "a real workload: {} records",
         sequential.len()
     );
+}
+
+#[test]
+fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
+    let ledger = synthetic(6_000, 5);
+    let input = ledger.input();
+    let market = ledger.market();
+    let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
+    let custody = |parallel: bool| {
+        let custody =
+            allocate_with(&input, &output, &ledger.accounts, &[], parallel).expect("custody runs");
+        format!("{custody:?}")
+    };
+    assert_eq!(custody(false), custody(true));
+    let settings = IrpfSettings::default();
+    let computation = IrpfComputation::new(IrpfInput {
+        engine_input: &input,
+        output: &output,
+        accounts: &ledger.accounts,
+        settings: &settings,
+    })
+    .expect("irpf prepares");
+    let years: Vec<i32> = computation.by_year.keys().copied().collect();
+    assert!(years.len() > 3, "several years: {years:?}");
+    for year in years {
+        let report = |parallel: bool| {
+            let report = computation
+                .year_report_with(year, parallel)
+                .expect("irpf report");
+            format!("{report:?}")
+        };
+        assert_eq!(report(false), report(true), "year {year}");
+    }
 }
 
 #[test]
