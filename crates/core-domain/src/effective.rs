@@ -148,7 +148,11 @@ fn check_override_fields(row: &SpotRow, edit: &RowOverride) -> Result<(), String
 
 /// Applies the fields of `edit` to `row`, without any check.
 fn apply_fields(row: &SpotRow, edit: &RowOverride) -> EffectiveRow {
-    let mut effective = row.clone();
+    apply_fields_owned(row.clone(), edit)
+}
+
+/// [`apply_fields`] on a row the caller gives up: edited in place, nothing copied.
+fn apply_fields_owned(mut effective: SpotRow, edit: &RowOverride) -> EffectiveRow {
     if let Some(tx_type) = edit.tx_type {
         effective.tx_type = TxType::Spot(tx_type);
     }
@@ -226,20 +230,29 @@ pub fn validate_futures_override(row: &FuturesRow, edit: &RowOverride) -> Domain
 /// The effective form of `row` (`None` when an override excludes it). Never fails: an invalid
 /// stored override or a shape violation turns the row `Unknown` with the reason.
 pub fn effective_row(row: &SpotRow, edit: Option<&RowOverride>) -> Option<EffectiveRow> {
+    if edit.is_some_and(|edit| edit.excluded) {
+        return None;
+    }
+    effective_row_owned(row.clone(), edit)
+}
+
+/// [`effective_row`] on a row the caller gives up: the row is edited in place, so the engine's
+/// input is the imported rows themselves, not a copy of them.
+pub fn effective_row_owned(row: SpotRow, edit: Option<&RowOverride>) -> Option<EffectiveRow> {
     let mut effective = match edit {
         None => EffectiveRow {
-            row: row.clone(),
+            row,
             edited_value: None,
             edited_price: None,
             edited_fee_value: None,
         },
         Some(edit) if edit.excluded => return None,
-        Some(edit) => match check_override_fields(row, edit) {
+        Some(edit) => match check_override_fields(&row, edit) {
             // An override that edits nothing changes nothing.
-            Ok(()) => apply_fields(row, edit),
-            Err(reason) if reason == "the override edits nothing" => apply_fields(row, edit),
+            Ok(()) => apply_fields_owned(row, edit),
+            Err(reason) if reason == "the override edits nothing" => apply_fields_owned(row, edit),
             Err(reason) => {
-                let mut effective = apply_fields(row, edit);
+                let mut effective = apply_fields_owned(row, edit);
                 effective.row.tx_type = TxType::Unknown {
                     source_label: format!("invalid override: {reason}"),
                 };
@@ -258,12 +271,33 @@ pub fn effective_row(row: &SpotRow, edit: Option<&RowOverride>) -> Option<Effect
 /// Every effective spot row (excluded rows dropped), in input order. Overrides whose row does
 /// not exist are ignored; with several overrides for one row the last wins.
 pub fn effective_rows(rows: &[SpotRow], overrides: &[RowOverride]) -> Vec<EffectiveRow> {
-    let by_key: BTreeMap<&str, &RowOverride> = overrides
-        .iter()
-        .map(|edit| (edit.row_key.as_str(), edit))
-        .collect();
+    let by_key = overrides_by_key(overrides);
     rows.iter()
         .filter_map(|row| effective_row(row, by_key.get(row.row_key.as_str()).copied()))
+        .collect()
+}
+
+/// [`effective_rows`] on rows the caller gives up: each row is moved into its effective form
+/// (no row, row key or label is copied).
+pub fn effective_rows_owned(rows: Vec<SpotRow>, overrides: &[RowOverride]) -> Vec<EffectiveRow> {
+    let by_key = overrides_by_key(overrides);
+    let mut out = Vec::with_capacity(rows.len());
+    for row in rows {
+        // Most ledgers have few overrides: skip the lookup when there are none.
+        let edit = if by_key.is_empty() {
+            None
+        } else {
+            by_key.get(row.row_key.as_str()).copied()
+        };
+        out.extend(effective_row_owned(row, edit));
+    }
+    out
+}
+
+fn overrides_by_key(overrides: &[RowOverride]) -> BTreeMap<&str, &RowOverride> {
+    overrides
+        .iter()
+        .map(|edit| (edit.row_key.as_str(), edit))
         .collect()
 }
 
@@ -279,6 +313,21 @@ pub fn effective_futures(rows: &[FuturesRow], overrides: &[RowOverride]) -> Vec<
         .collect()
 }
 
+/// [`effective_futures`] on rows the caller gives up.
+pub fn effective_futures_owned(
+    mut rows: Vec<FuturesRow>,
+    overrides: &[RowOverride],
+) -> Vec<FuturesRow> {
+    let excluded: BTreeMap<&str, bool> = overrides
+        .iter()
+        .map(|edit| (edit.row_key.as_str(), edit.excluded))
+        .collect();
+    if excluded.values().any(|excluded| *excluded) {
+        rows.retain(|row| !excluded.get(row.row_key.as_str()).copied().unwrap_or(false));
+    }
+    rows
+}
+
 /// The engine's input from the imported ledger and its overrides.
 pub fn engine_input(
     rows: &[SpotRow],
@@ -288,5 +337,17 @@ pub fn engine_input(
     EngineInput {
         rows: effective_rows(rows, overrides),
         futures: effective_futures(futures, overrides),
+    }
+}
+
+/// [`engine_input`] from rows the caller gives up: no copy of the ledger is made.
+pub fn engine_input_owned(
+    rows: Vec<SpotRow>,
+    futures: Vec<FuturesRow>,
+    overrides: &[RowOverride],
+) -> EngineInput {
+    EngineInput {
+        rows: effective_rows_owned(rows, overrides),
+        futures: effective_futures_owned(futures, overrides),
     }
 }
