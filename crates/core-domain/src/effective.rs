@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use crate::engine::{EffectiveRow, EngineInput};
+use crate::engine::{EditedValues, EffectiveRow, EngineInput};
 use crate::error::{DomainError, DomainResult};
 use crate::ledger::{AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, TxType};
 use crate::overrides::{FeeEdit, RowOverride, ValueEdit};
@@ -180,12 +180,14 @@ fn apply_fields_owned(mut effective: SpotRow, edit: &RowOverride) -> EffectiveRo
         ValueEdit::Set { amount, currency } => Some(StatedAmount { amount, currency }),
         ValueEdit::Unchanged | ValueEdit::Clear => None,
     };
-    EffectiveRow {
-        row: effective,
-        edited_value: set(edit.edited_value),
-        edited_price: set(edit.edited_price),
-        edited_fee_value: set(edit.edited_fee_value),
-    }
+    EffectiveRow::with_edits(
+        effective,
+        EditedValues {
+            value: set(edit.edited_value),
+            price: set(edit.edited_price),
+            fee_value: set(edit.edited_fee_value),
+        },
+    )
 }
 
 /// The write-time check of an override of a spot row (`domain.md` §6.1): it must edit
@@ -240,12 +242,7 @@ pub fn effective_row(row: &SpotRow, edit: Option<&RowOverride>) -> Option<Effect
 /// input is the imported rows themselves, not a copy of them.
 pub fn effective_row_owned(row: SpotRow, edit: Option<&RowOverride>) -> Option<EffectiveRow> {
     let mut effective = match edit {
-        None => EffectiveRow {
-            row,
-            edited_value: None,
-            edited_price: None,
-            edited_fee_value: None,
-        },
+        None => EffectiveRow::new(row),
         Some(edit) if edit.excluded => return None,
         Some(edit) => match check_override_fields(&row, edit) {
             // An override that edits nothing changes nothing.

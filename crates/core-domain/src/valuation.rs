@@ -179,8 +179,8 @@ fn consideration(
     let mut flags = FlagSet::EMPTY;
     let quantity = principal.quantity;
     let sources = [
-        row.edited_value.map(|s| (s, None, Provenance::Manual)),
-        row.edited_price
+        row.edited_value().map(|s| (s, None, Provenance::Manual)),
+        row.edited_price()
             .map(|s| (s, Some(quantity), Provenance::Manual)),
         fiat_leg.map(|leg| {
             (
@@ -218,8 +218,8 @@ fn swap_given(
     let mut flags = FlagSet::EMPTY;
     let quantity = outflow.quantity;
     let sources = [
-        row.edited_value.map(|s| (s, None, Provenance::Manual)),
-        row.edited_price
+        row.edited_value().map(|s| (s, None, Provenance::Manual)),
+        row.edited_price()
             .map(|s| (s, Some(quantity), Provenance::Manual)),
         row.row.stated_value.map(|s| (s, None, Provenance::Stated)),
         row.row
@@ -245,7 +245,7 @@ fn swap_received(
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
     let sources = [
-        row.edited_value.map(|s| (s, Provenance::Manual)),
+        row.edited_value().map(|s| (s, Provenance::Manual)),
         row.row.stated_value.map(|s| (s, Provenance::Stated)),
     ];
     for (statement, provenance) in sources.into_iter().flatten() {
@@ -266,7 +266,7 @@ fn fiat_income(
     market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
     let mut flags = FlagSet::EMPTY;
-    if let Some(edited) = row.edited_value
+    if let Some(edited) = row.edited_value()
         && let Some(valued) =
             statement_value(edited, None, Provenance::Manual, date, market, &mut flags)?
     {
@@ -316,7 +316,7 @@ fn fee_value(
         return Ok(Some(Value::new(valued, flags)));
     }
     let sources = [
-        row.edited_fee_value.map(|s| (s, Provenance::Manual)),
+        row.edited_fee_value().map(|s| (s, Provenance::Manual)),
         row.row.stated_fee_value.map(|s| (s, Provenance::Stated)),
     ];
     for (statement, provenance) in sources.into_iter().flatten() {

@@ -74,9 +74,7 @@ impl Fixture {
                 stated_fee_value: None,
                 transfer_group_id: None,
             },
-            edited_value: None,
-            edited_price: None,
-            edited_fee_value: None,
+            edits: None,
         });
         self.output.ledger_order.push(index);
         index

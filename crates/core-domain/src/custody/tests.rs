@@ -84,9 +84,7 @@ pub(crate) fn row(
             stated_fee_value: None,
             transfer_group_id: None,
         },
-        edited_value: None,
-        edited_price: None,
-        edited_fee_value: None,
+        edits: None,
     }
 }
 

@@ -15,12 +15,48 @@ use crate::time::{Date, Instant};
 pub struct EffectiveRow {
     /// The effective row (edited type, instant, quantities, fee; cleared statements removed).
     pub row: SpotRow,
+    /// The authoritative values a user set, when any (boxed: few rows have one, and inline
+    /// they would add a third to every row of a large ledger).
+    pub edits: Option<Box<EditedValues>>,
+}
+
+/// The `SET(...)` value edits of an override (`domain.md` §6.1), all MANUAL.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EditedValues {
+    /// `edited_value = SET(...)`: authoritative fiat value of the operation.
+    pub value: Option<StatedAmount>,
+    /// `edited_price = SET(...)`: authoritative unit price of the principal asset.
+    pub price: Option<StatedAmount>,
+    /// `edited_fee_value = SET(...)`: authoritative fiat value of a crypto fee.
+    pub fee_value: Option<StatedAmount>,
+}
+
+impl EffectiveRow {
+    /// A row without value edits.
+    pub fn new(row: SpotRow) -> Self {
+        Self { row, edits: None }
+    }
+
+    /// A row with these value edits (none stored when every one is unset).
+    pub fn with_edits(row: SpotRow, edits: EditedValues) -> Self {
+        let edits = (edits != EditedValues::default()).then(|| Box::new(edits));
+        Self { row, edits }
+    }
+
     /// `edited_value = SET(...)`: authoritative fiat value of the operation (MANUAL).
-    pub edited_value: Option<StatedAmount>,
+    pub fn edited_value(&self) -> Option<StatedAmount> {
+        self.edits.as_ref().and_then(|edits| edits.value)
+    }
+
     /// `edited_price = SET(...)`: authoritative unit price of the principal asset (MANUAL).
-    pub edited_price: Option<StatedAmount>,
+    pub fn edited_price(&self) -> Option<StatedAmount> {
+        self.edits.as_ref().and_then(|edits| edits.price)
+    }
+
     /// `edited_fee_value = SET(...)`: authoritative fiat value of a crypto fee (MANUAL).
-    pub edited_fee_value: Option<StatedAmount>,
+    pub fn edited_fee_value(&self) -> Option<StatedAmount> {
+        self.edits.as_ref().and_then(|edits| edits.fee_value)
+    }
 }
 
 /// A small ordered set of quality flags (canonical order), stored as a bit set.

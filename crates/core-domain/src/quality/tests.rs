@@ -376,9 +376,7 @@ fn derivative_and_unknown_rows() {
             )
             .row
         },
-        edited_value: None,
-        edited_price: None,
-        edited_fee_value: None,
+        edits: None,
     }]);
     l.input.futures.push(FuturesRow {
         row_key: "f3".to_owned(),

@@ -38,9 +38,7 @@ impl Synthetic {
                 .iter()
                 .map(|row| EffectiveRow {
                     row: row.clone(),
-                    edited_value: None,
-                    edited_price: None,
-                    edited_fee_value: None,
+                    edits: None,
                 })
                 .collect(),
             futures: Vec::new(),

@@ -125,12 +125,12 @@ impl Derived {
                 note(fee.asset);
             }
             for stated in [
-                row.stated_value.as_ref(),
-                row.stated_price.as_ref(),
-                row.stated_fee_value.as_ref(),
-                effective.edited_value.as_ref(),
-                effective.edited_price.as_ref(),
-                effective.edited_fee_value.as_ref(),
+                row.stated_value,
+                row.stated_price,
+                row.stated_fee_value,
+                effective.edited_value(),
+                effective.edited_price(),
+                effective.edited_fee_value(),
             ]
             .into_iter()
             .flatten()
