@@ -63,7 +63,7 @@ pub(crate) fn list_accounts(derived: &Derived) -> AccountList {
         children.entry(parent).or_default().push(account);
     }
     let mut spot: BTreeMap<u32, u64> = BTreeMap::new();
-    for row in &derived.spot_rows {
+    for row in derived.imported_rows() {
         *spot.entry(row.account_id.0).or_default() += 1;
     }
     let roots = children.get(&None).cloned().unwrap_or_default();

@@ -275,7 +275,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         let zone = derived.settings.fiscal_timezone;
         let mut years = std::collections::BTreeSet::new();
         let mut assets = std::collections::BTreeSet::new();
-        for row in &derived.spot_rows {
+        for row in derived.imported_rows() {
             years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
             let sides = [
                 row.inflow.map(|a| a.asset),

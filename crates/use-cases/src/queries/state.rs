@@ -33,8 +33,9 @@ pub struct Derived {
     pub settings: Settings,
     /// Accounts by id.
     pub accounts: Vec<Account>,
-    /// Imported spot rows (ledger order).
-    pub spot_rows: Vec<SpotRow>,
+    /// The imported form of every spot row an override names (excluded rows included); the
+    /// other imported rows are their effective rows in `input` (see [`Derived::imported_rows`]).
+    pub overridden_rows: Vec<SpotRow>,
     /// Overrides by row key.
     pub overrides: Vec<RowOverride>,
     /// Custody links.
@@ -86,17 +87,54 @@ fn benchmark() -> Option<Asset> {
 }
 
 impl Derived {
+    /// Every imported spot row (excluded rows included), in no particular order: the effective
+    /// rows no override names, then the imported form of the overridden ones.
+    pub fn imported_rows(&self) -> impl Iterator<Item = &SpotRow> {
+        let overridden: BTreeSet<&str> = self
+            .overridden_rows
+            .iter()
+            .map(|row| row.row_key.as_str())
+            .collect();
+        self.input
+            .rows
+            .iter()
+            .map(|effective| &effective.row)
+            .filter(move |row| overridden.is_empty() || !overridden.contains(row.row_key.as_str()))
+            .chain(&self.overridden_rows)
+    }
+
     /// Reads the ledger through the ports and runs the engine.
     #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
     pub fn load<S>(store: &S) -> UseCaseResult<Self>
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
     {
-        let snapshot = store.snapshot()?;
+        let mut snapshot = store.snapshot()?;
         let settings = settings::load(store)?;
-        let input = core_domain::effective::engine_input(
-            &snapshot.spot_rows,
-            &snapshot.futures_rows,
+        let mut futures_per_account: BTreeMap<u32, u64> = BTreeMap::new();
+        for row in &snapshot.futures_rows {
+            *futures_per_account.entry(row.account_id.0).or_default() += 1;
+        }
+        // The engine takes the imported rows by value (no second copy of a large ledger); only
+        // the rows an override changes keep their imported form aside.
+        let overridden_rows: Vec<SpotRow> = if snapshot.overrides.is_empty() {
+            Vec::new()
+        } else {
+            let keys: BTreeSet<&str> = snapshot
+                .overrides
+                .iter()
+                .map(|edit| edit.row_key.as_str())
+                .collect();
+            snapshot
+                .spot_rows
+                .iter()
+                .filter(|row| keys.contains(row.row_key.as_str()))
+                .cloned()
+                .collect()
+        };
+        let input = core_domain::effective::engine_input_owned(
+            std::mem::take(&mut snapshot.spot_rows),
+            std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
         );
         // Assets and currencies the ledger names, and the date span of its rows.
@@ -184,15 +222,11 @@ impl Derived {
                 .collect(),
         };
         let output = fifo::run(&input, &market, &engine_settings)?;
-        let mut futures_per_account: BTreeMap<u32, u64> = BTreeMap::new();
-        for row in &snapshot.futures_rows {
-            *futures_per_account.entry(row.account_id.0).or_default() += 1;
-        }
         Ok(Self {
             version: snapshot.version,
             settings,
             accounts: snapshot.accounts,
-            spot_rows: snapshot.spot_rows,
+            overridden_rows,
             overrides: snapshot.overrides,
             links: snapshot.custody_links,
             futures_per_account,
