@@ -242,3 +242,54 @@ fn shape_table() {
         Err("TRANSFER_OUT: in must be absent".to_owned())
     );
 }
+
+#[test]
+fn owned_input_equals_borrowed_input() {
+    // The engine input built from rows given up (moved, edited in place) is the same as the
+    // one built from borrowed rows, edits, exclusions and invalid overrides included.
+    let ledger = ledger()
+        .edit(edit("s").out_quantity("0.25").value("12000", "EUR"))
+        .edit(edit("u").tx_type(SpotTxType::Airdrop))
+        .edit(edit("f").excluded())
+        .edit_unchecked(edit("b").value("1", "USDT"));
+    let borrowed = effective::engine_input(
+        ledger.spot_rows(),
+        ledger.futures_rows(),
+        ledger.overrides(),
+    );
+    let owned = effective::engine_input_owned(
+        ledger.spot_rows().to_vec(),
+        ledger.futures_rows().to_vec(),
+        ledger.overrides(),
+    );
+    assert_eq!(owned.rows, borrowed.rows);
+    assert_eq!(owned.futures, borrowed.futures);
+    assert!(owned.futures.is_empty(), "the excluded futures row is dropped");
+    let row = |key: &str| {
+        owned
+            .rows
+            .iter()
+            .find(|r| r.row.row_key == key)
+            .expect("row")
+    };
+    assert_eq!(
+        row("s").edited_value().map(|v| v.amount.to_string()),
+        Some("12000".to_owned())
+    );
+    assert!(row("u").edits.is_none(), "a type edit stores no value edits");
+
+    let excluded = ledger.clone().edit(edit("b").excluded());
+    let owned = effective::engine_input_owned(
+        excluded.spot_rows().to_vec(),
+        Vec::new(),
+        excluded.overrides(),
+    );
+    assert_eq!(
+        owned
+            .rows
+            .iter()
+            .map(|r| r.row.row_key.as_str())
+            .collect::<Vec<_>>(),
+        ["s", "u"]
+    );
+}
