@@ -161,8 +161,7 @@ fn stages(
     let t2 = usage();
     let custody = allocate(input, &output, accounts, &[]).expect("custody runs");
     let t3 = usage();
-    let integrity =
-        integrity_rows(input, &output, accounts, &custody).expect("quality runs");
+    let integrity = integrity_rows(input, &output, accounts, &custody).expect("quality runs");
     let t4 = usage();
     let computation = IrpfComputation::new(IrpfInput {
         engine_input: input,

@@ -14,7 +14,7 @@ use crate::asset::Asset;
 use crate::derivatives;
 use crate::engine::{
     Clave, DisposalLeg, EngineInput, EngineOutput, FlagSet, IncomeBucket, IncomeReceipt, Lot,
-    LotId, Operation, Provenance, QueueKey, Slice, SwapDetail, SwapWinner, Valued,
+    LotId, Operation, Provenance, QueueKey, Slice, SliceParts, SwapDetail, SwapWinner, Valued,
 };
 use crate::error::DomainResult;
 use crate::ledger::{AccountId, AssetAmount, TxType};
@@ -792,7 +792,7 @@ impl<'a> Engine<'a> {
                 (true, Some(net), Some(cost)) => Some(num::sub(net, cost, context)?),
                 _ => None,
             };
-            self.slices.push(Slice {
+            self.slices.push(Slice::from(SliceParts {
                 operation: operation_index,
                 leg: leg.kind,
                 n: n as u32,
@@ -801,7 +801,6 @@ impl<'a> Engine<'a> {
                 quantity: part.quantity,
                 gross_value: gross,
                 fee_expense: fee,
-                net_transmission_value: net,
                 acquisition_value: part.cost,
                 acquired_at: lot.map(|lot| lot.acquired_at),
                 acquired_on: lot.map(|lot| lot.acquired_on),
@@ -810,7 +809,7 @@ impl<'a> Engine<'a> {
                 result,
                 included: included && result.is_some(),
                 flags: slice_flags,
-            });
+            }));
         }
         let spot = self.input.rows.get(leg.row as usize).map(|r| &r.row);
         self.operations.push(Operation {
@@ -926,7 +925,7 @@ impl<'a> Engine<'a> {
                     flags: FlagSet::of(QualityFlag::MissingAcquisition),
                 },
             };
-            self.slices.push(Slice {
+            self.slices.push(Slice::from(SliceParts {
                 operation: operation_index,
                 leg: DisposalLeg::Migration,
                 n: n as u32,
@@ -935,7 +934,6 @@ impl<'a> Engine<'a> {
                 quantity: part.quantity,
                 gross_value: None,
                 fee_expense: None,
-                net_transmission_value: None,
                 acquisition_value: part.cost,
                 acquired_at: lot.map(|lot| lot.acquired_at),
                 acquired_on: lot.map(|lot| lot.acquired_on),
@@ -944,7 +942,7 @@ impl<'a> Engine<'a> {
                 result: None,
                 included: false,
                 flags: slice_flags,
-            });
+            }));
             carried.push(carried_lot);
         }
         self.parts = parts;

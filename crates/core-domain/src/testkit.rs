@@ -1012,27 +1012,27 @@ impl SliceView<'_> {
 
     /// Gross value (`FIAT`) or `"unknown"`.
     pub fn gross(&self) -> String {
-        money(self.slice.gross_value)
+        money(self.slice.gross_value())
     }
 
     /// Fee expense (`FIAT`) or `"unknown"`.
     pub fn fee_expense(&self) -> String {
-        money(self.slice.fee_expense)
+        money(self.slice.fee_expense())
     }
 
     /// Net transmission value (`FIAT`) or `"unknown"`.
     pub fn net(&self) -> String {
-        money(self.slice.net_transmission_value)
+        money(self.slice.net_transmission_value())
     }
 
     /// Acquisition value (`FIAT`) or `"unknown"`.
     pub fn acquisition_value(&self) -> String {
-        money(self.slice.acquisition_value)
+        money(self.slice.acquisition_value())
     }
 
     /// Result (`FIAT`) or `"unknown"`.
     pub fn result(&self) -> String {
-        money(self.slice.result)
+        money(self.slice.result())
     }
 
     /// Whether the slice is included in taxable figures.

@@ -7,7 +7,7 @@ use shared_types::SpotTxType;
 use crate::asset::Asset;
 use crate::engine::{
     DisposalLeg, EffectiveRow, EngineInput, EngineOutput, FlagSet, Lot, LotId, Operation, QueueKey,
-    Slice,
+    Slice, SliceParts,
 };
 use crate::ledger::{AccountId, AssetAmount, SpotRow, TxType};
 use crate::market::{Market, PriceRow, RateRow};
@@ -143,7 +143,7 @@ impl Fixture {
                 (Some(g), Some(c), Some(_)) => Some(g - c),
                 _ => None,
             };
-            self.output.slices.push(Slice {
+            self.output.slices.push(Slice::from(SliceParts {
                 operation: op_index,
                 leg: DisposalLeg::Principal,
                 n: n as u32,
@@ -152,7 +152,6 @@ impl Fixture {
                 quantity: d(q),
                 gross_value: g,
                 fee_expense: Some(Decimal::ZERO),
-                net_transmission_value: g,
                 acquisition_value: cost,
                 acquired_at: None,
                 acquired_on: None,
@@ -161,7 +160,7 @@ impl Fixture {
                 result,
                 included: result.is_some(),
                 flags: FlagSet::EMPTY,
-            });
+            }));
         }
         let end = self.output.slices.len() as u32;
         let tz = FiscalTimezone::EuropeMadrid;

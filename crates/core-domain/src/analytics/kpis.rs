@@ -110,7 +110,7 @@ pub fn realized_pnl(ctx: &AnalyticsContext<'_>) -> DomainResult<Realized> {
         if slice.flags.contains(QualityFlag::MissingFxRate) {
             realized.rates_incomplete = true;
         }
-        if let (true, Some(result)) = (slice.included, slice.result) {
+        if let (true, Some(result)) = (slice.included, slice.result()) {
             add(result, op.fiscal_date, &mut realized)?;
         }
     }
@@ -152,7 +152,7 @@ fn trade_stats(
         let mut any = false;
         let mut total = Decimal::ZERO;
         for slice in ctx.output.slices_of(op) {
-            if let (true, Some(result)) = (slice.included, slice.result) {
+            if let (true, Some(result)) = (slice.included, slice.result()) {
                 any = true;
                 total = num::add(total, result, "trade result")?;
             }

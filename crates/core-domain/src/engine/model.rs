@@ -414,7 +414,13 @@ pub struct Operation {
 }
 
 /// A lot event (`domain.md` §8.9 "Slices").
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Stored compactly (a slice is the most numerous engine record): the optional amounts are
+/// plain decimals with presence bits, the net transmission value is derived from gross and
+/// fee, and the lot's instant and account are inline with presence bits. Build one from
+/// [`SliceParts`]; read the optional amounts through the methods of the same names. `Debug`
+/// prints the fields of [`SliceParts`] plus `net_transmission_value`, in declaration order.
+#[derive(Clone, PartialEq, Eq)]
 pub struct Slice {
     /// Index of the operation in [`EngineOutput::operations`].
     pub operation: u32,
@@ -428,18 +434,55 @@ pub struct Slice {
     pub asset: Asset,
     /// Quantity disposed in this slice.
     pub quantity: Decimal,
+    /// Gross value, fee expense, acquisition value and result; zero when absent (see `present`).
+    amounts: [Decimal; 4],
+    /// The consumed lot's acquisition instant; meaningful when `present` says so.
+    acquired_at: Instant,
+    /// The consumed lot's acquisition fiscal date (inherited by carried lots).
+    pub acquired_on: Option<Date>,
+    /// The account that acquired the consumed lot; meaningful when `present` says so.
+    lot_account_id: AccountId,
+    /// The consumed lot's provenance.
+    pub acquisition_provenance: Option<Provenance>,
+    /// Whether the slice counts in taxable figures (no blocking flag; never for leg M).
+    pub included: bool,
+    /// Presence bits of the optional fields (`PRESENT_*`).
+    present: u8,
+    /// Union of the leg's flags and the consumed lot's flags.
+    pub flags: FlagSet,
+}
+
+const PRESENT_GROSS: u8 = 1;
+const PRESENT_FEE: u8 = 1 << 1;
+const PRESENT_ACQUISITION: u8 = 1 << 2;
+const PRESENT_RESULT: u8 = 1 << 3;
+const PRESENT_ACQUIRED_AT: u8 = 1 << 4;
+const PRESENT_LOT_ACCOUNT: u8 = 1 << 5;
+
+/// The fields of a [`Slice`], as built by the engine.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SliceParts {
+    /// Index of the operation in [`EngineOutput::operations`].
+    pub operation: u32,
+    /// The disposal leg.
+    pub leg: DisposalLeg,
+    /// 0-based index within the leg, uncovered slice last.
+    pub n: u32,
+    /// The consumed lot; `None` for the uncovered slice.
+    pub lot_id: Option<LotId>,
+    /// The asset.
+    pub asset: Asset,
+    /// Quantity disposed in this slice.
+    pub quantity: Decimal,
     /// Gross value allocated (EUR cents) or unknown; `None` for migration legs.
     pub gross_value: Option<Decimal>,
     /// Fee expense allocated (EUR cents) or unknown.
     pub fee_expense: Option<Decimal>,
-    /// `gross − fee_expense` (EUR cents) or unknown; `None` for migration legs.
-    pub net_transmission_value: Option<Decimal>,
-    /// Consumed cost (EUR cents) or unknown. A slice of a `NEGATIVE_COST_BASIS` lot keeps the
-    /// computed (negative) share for the audit trail; it is never included.
+    /// Consumed cost (EUR cents) or unknown.
     pub acquisition_value: Option<Decimal>,
-    /// The consumed lot's acquisition instant (inherited by carried lots).
+    /// The consumed lot's acquisition instant.
     pub acquired_at: Option<Instant>,
-    /// The consumed lot's acquisition fiscal date (inherited by carried lots).
+    /// The consumed lot's acquisition fiscal date.
     pub acquired_on: Option<Date>,
     /// The account that acquired the consumed lot.
     pub lot_account_id: Option<AccountId>,
@@ -447,10 +490,122 @@ pub struct Slice {
     pub acquisition_provenance: Option<Provenance>,
     /// `gross − fee − acquisition`, when every side is known and the slice is included.
     pub result: Option<Decimal>,
-    /// Whether the slice counts in taxable figures (no blocking flag; never for leg M).
+    /// Whether the slice counts in taxable figures.
     pub included: bool,
     /// Union of the leg's flags and the consumed lot's flags.
     pub flags: FlagSet,
+}
+
+impl From<SliceParts> for Slice {
+    fn from(parts: SliceParts) -> Self {
+        let mut present = 0;
+        let mut take = |value: Option<Decimal>, bit: u8| {
+            value.map_or(Decimal::ZERO, |value| {
+                present |= bit;
+                value
+            })
+        };
+        let amounts = [
+            take(parts.gross_value, PRESENT_GROSS),
+            take(parts.fee_expense, PRESENT_FEE),
+            take(parts.acquisition_value, PRESENT_ACQUISITION),
+            take(parts.result, PRESENT_RESULT),
+        ];
+        if parts.acquired_at.is_some() {
+            present |= PRESENT_ACQUIRED_AT;
+        }
+        if parts.lot_account_id.is_some() {
+            present |= PRESENT_LOT_ACCOUNT;
+        }
+        Self {
+            operation: parts.operation,
+            leg: parts.leg,
+            n: parts.n,
+            lot_id: parts.lot_id,
+            asset: parts.asset,
+            quantity: parts.quantity,
+            amounts,
+            acquired_at: parts.acquired_at.unwrap_or(Instant::from_unix_nanos(0)),
+            acquired_on: parts.acquired_on,
+            lot_account_id: parts.lot_account_id.unwrap_or(AccountId(0)),
+            acquisition_provenance: parts.acquisition_provenance,
+            included: parts.included,
+            present,
+            flags: parts.flags,
+        }
+    }
+}
+
+impl Slice {
+    fn amount(&self, index: usize, bit: u8) -> Option<Decimal> {
+        if self.present & bit == 0 {
+            None
+        } else {
+            self.amounts.get(index).copied()
+        }
+    }
+
+    /// Gross value allocated (EUR cents) or unknown; `None` for migration legs.
+    pub fn gross_value(&self) -> Option<Decimal> {
+        self.amount(0, PRESENT_GROSS)
+    }
+
+    /// Fee expense allocated (EUR cents) or unknown.
+    pub fn fee_expense(&self) -> Option<Decimal> {
+        self.amount(1, PRESENT_FEE)
+    }
+
+    /// `gross − fee_expense` (EUR cents) or unknown; `None` for migration legs. The engine
+    /// computed it (checked) when it built the slice, so it is always representable.
+    pub fn net_transmission_value(&self) -> Option<Decimal> {
+        self.gross_value()?.checked_sub(self.fee_expense()?)
+    }
+
+    /// Consumed cost (EUR cents) or unknown. A slice of a `NEGATIVE_COST_BASIS` lot keeps the
+    /// computed (negative) share for the audit trail; it is never included.
+    pub fn acquisition_value(&self) -> Option<Decimal> {
+        self.amount(2, PRESENT_ACQUISITION)
+    }
+
+    /// `gross − fee − acquisition`, when every side is known and the slice is included.
+    pub fn result(&self) -> Option<Decimal> {
+        self.amount(3, PRESENT_RESULT)
+    }
+
+    /// The consumed lot's acquisition instant (inherited by carried lots).
+    pub fn acquired_at(&self) -> Option<Instant> {
+        (self.present & PRESENT_ACQUIRED_AT != 0).then_some(self.acquired_at)
+    }
+
+    /// The account that acquired the consumed lot.
+    pub fn lot_account_id(&self) -> Option<AccountId> {
+        (self.present & PRESENT_LOT_ACCOUNT != 0).then_some(self.lot_account_id)
+    }
+}
+
+impl std::fmt::Debug for Slice {
+    // The derived form of the uncompacted record, field for field, so dumps do not change.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Slice")
+            .field("operation", &self.operation)
+            .field("leg", &self.leg)
+            .field("n", &self.n)
+            .field("lot_id", &self.lot_id)
+            .field("asset", &self.asset)
+            .field("quantity", &self.quantity)
+            .field("gross_value", &self.gross_value())
+            .field("fee_expense", &self.fee_expense())
+            .field("net_transmission_value", &self.net_transmission_value())
+            .field("acquisition_value", &self.acquisition_value())
+            .field("acquired_at", &self.acquired_at())
+            .field("acquired_on", &self.acquired_on)
+            .field("lot_account_id", &self.lot_account_id())
+            .field("acquisition_provenance", &self.acquisition_provenance)
+            .field("result", &self.result())
+            .field("included", &self.included)
+            .field("flags", &self.flags)
+            .finish()
+    }
 }
 
 /// Tax bucket of an income receipt (`domain.md` §8.6).

@@ -60,7 +60,9 @@ pub fn art_33_5_list(comp: &IrpfComputation<'_>, year: i32) -> DomainResult<Vec<
         if !slice.included {
             continue;
         }
-        let Some(result) = slice.result else { continue };
+        let Some(result) = slice.result() else {
+            continue;
+        };
         if result >= Decimal::ZERO {
             continue;
         }

@@ -64,7 +64,7 @@ pub fn classify_slices(output: &EngineOutput) -> Vec<SliceClass> {
                 .filter(|_| slice.lot_id.is_some())
                 .zip(disposed_on)
                 .map(|(acquired_on, on)| holding(acquired_on, on));
-            let base = (transmission && slice.included && slice.result.is_some())
+            let base = (transmission && slice.included && slice.result().is_some())
                 .then(|| transmission_base(year, held));
             SliceClass {
                 year,
@@ -97,7 +97,7 @@ pub fn year_balances(
 ) -> DomainResult<BTreeMap<i32, YearBalances>> {
     let mut map = BTreeMap::new();
     for (slice, class) in output.slices.iter().zip(classes) {
-        let (Some(base), Some(result)) = (class.base, slice.result) else {
+        let (Some(base), Some(result)) = (class.base, slice.result()) else {
             continue;
         };
         let year = entry(&mut map, class.year);

@@ -146,7 +146,7 @@ pub fn build_modelo100(
     let mut last_operation = None;
     let output = comp.input.output;
     for (slice, class) in comp.year_slices(year) {
-        let (Some(base), Some(result)) = (class.base, slice.result) else {
+        let (Some(base), Some(result)) = (class.base, slice.result()) else {
             continue;
         };
         let Some(op) = output.operations.get(slice.operation as usize) else {
@@ -154,9 +154,9 @@ pub fn build_modelo100(
         };
         let (Some(clave), Some(gross), Some(fee), Some(acquisition)) = (
             op.clave,
-            slice.gross_value,
-            slice.fee_expense,
-            slice.acquisition_value,
+            slice.gross_value(),
+            slice.fee_expense(),
+            slice.acquisition_value(),
         ) else {
             continue;
         };

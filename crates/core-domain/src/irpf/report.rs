@@ -565,7 +565,7 @@ fn slice_facts(
         {
             facts.manual_value_count += 1;
         }
-        let transmission_value = match (slice.gross_value, slice.fee_expense) {
+        let transmission_value = match (slice.gross_value(), slice.fee_expense()) {
             (Some(g), Some(f)) => Some(num::sub(g, f, "transmission value").map_err(fail)?),
             _ => None,
         };
@@ -629,12 +629,12 @@ fn audit_row(
         holding: class.holding,
         base: class.base,
         disposal_account,
-        lot_account: slice.lot_account_id.map(|id| names.account(id)),
-        gross_transmission_value: slice.gross_value,
-        fee_expense: slice.fee_expense,
+        lot_account: slice.lot_account_id().map(|id| names.account(id)),
+        gross_transmission_value: slice.gross_value(),
+        fee_expense: slice.fee_expense(),
         transmission_value,
-        acquisition_value: slice.acquisition_value,
-        result: if slice.included { slice.result } else { None },
+        acquisition_value: slice.acquisition_value(),
+        result: if slice.included { slice.result() } else { None },
         included: slice.included,
         quality_flags: slice.flags,
         transmission_provenance,

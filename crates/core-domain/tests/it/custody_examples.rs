@@ -433,10 +433,10 @@ mod neutrality {
                 s.lot_id
                     .map_or("-".to_owned(), |id| input.lot_public_id(id)),
                 num::quantity(s.quantity),
-                money(s.gross_value),
-                money(s.fee_expense),
-                money(s.acquisition_value),
-                money(s.result),
+                money(s.gross_value()),
+                money(s.fee_expense()),
+                money(s.acquisition_value()),
+                money(s.result()),
                 s.included,
                 s.flags
             )

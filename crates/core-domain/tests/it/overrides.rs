@@ -264,7 +264,10 @@ fn owned_input_equals_borrowed_input() {
     );
     assert_eq!(owned.rows, borrowed.rows);
     assert_eq!(owned.futures, borrowed.futures);
-    assert!(owned.futures.is_empty(), "the excluded futures row is dropped");
+    assert!(
+        owned.futures.is_empty(),
+        "the excluded futures row is dropped"
+    );
     let row = |key: &str| {
         owned
             .rows
@@ -276,7 +279,10 @@ fn owned_input_equals_borrowed_input() {
         row("s").edited_value().map(|v| v.amount.to_string()),
         Some("12000".to_owned())
     );
-    assert!(row("u").edits.is_none(), "a type edit stores no value edits");
+    assert!(
+        row("u").edits.is_none(),
+        "a type edit stores no value edits"
+    );
 
     let excluded = ledger.clone().edit(edit("b").excluded());
     let owned = effective::engine_input_owned(

@@ -504,13 +504,13 @@ proptest! {
             prop_assert_eq!(total, op.quantity, "leg quantity of {}", input.row_key(op.row));
             // §16.3 value, per operation.
             if let Some(gross) = op.gross_value {
-                let sum: Decimal = slices.iter().map(|s| s.gross_value.unwrap_or_default()).sum();
+                let sum: Decimal = slices.iter().map(|s| s.gross_value().unwrap_or_default()).sum();
                 prop_assert_eq!(sum, gross);
             } else {
-                prop_assert!(slices.iter().all(|s| s.gross_value.is_none()));
+                prop_assert!(slices.iter().all(|s| s.gross_value().is_none()));
             }
             if let Some(fee) = op.fee_expense {
-                let sum: Decimal = slices.iter().map(|s| s.fee_expense.unwrap_or_default()).sum();
+                let sum: Decimal = slices.iter().map(|s| s.fee_expense().unwrap_or_default()).sum();
                 prop_assert_eq!(sum, fee);
             }
             // Per migration: carried quantities and costs.
@@ -519,7 +519,7 @@ proptest! {
                 let inflow = input.rows[op.row as usize].row.inflow.expect("in-leg").quantity;
                 prop_assert_eq!(carried.iter().map(|l| l.original_quantity).sum::<Decimal>(), inflow);
                 prop_assert_eq!(carried.len(), slices.len());
-                let consumed: Decimal = slices.iter().filter_map(|s| s.acquisition_value).sum();
+                let consumed: Decimal = slices.iter().filter_map(|s| s.acquisition_value()).sum();
                 let carried_cost: Decimal = carried.iter().filter_map(|l| l.acquisition_value).sum();
                 prop_assert_eq!(consumed, carried_cost);
             }
@@ -527,7 +527,7 @@ proptest! {
         // §16.3 value, per lot with a known cost.
         let mut consumed: BTreeMap<LotId, Decimal> = BTreeMap::new();
         for slice in &output.slices {
-            if let (Some(lot), Some(cost)) = (slice.lot_id, slice.acquisition_value) {
+            if let (Some(lot), Some(cost)) = (slice.lot_id, slice.acquisition_value()) {
                 *consumed.entry(lot).or_default() += cost;
             }
         }
@@ -546,8 +546,8 @@ proptest! {
             prop_assert!(cents(op.gross_value) && cents(op.fee_expense));
         }
         for s in &output.slices {
-            prop_assert!(cents(s.gross_value) && cents(s.fee_expense) && cents(s.net_transmission_value)
-                && cents(s.acquisition_value) && cents(s.result));
+            prop_assert!(cents(s.gross_value()) && cents(s.fee_expense()) && cents(s.net_transmission_value())
+                && cents(s.acquisition_value()) && cents(s.result()));
         }
         for r in &output.income {
             prop_assert!(cents(r.value.amount()));
@@ -556,7 +556,7 @@ proptest! {
         for s in &output.slices {
             let expected = !s.flags.is_blocking() && s.leg != DisposalLeg::Migration;
             prop_assert_eq!(s.included, expected);
-            prop_assert_eq!(s.result.is_some(), s.included);
+            prop_assert_eq!(s.result().is_some(), s.included);
         }
         // §16.5 FIFO order and time, replayed in processing order (legs P and M before F).
         let mut remaining: BTreeMap<LotId, Decimal> = BTreeMap::new();
@@ -586,7 +586,7 @@ proptest! {
             if let Some(id) = s.lot_id {
                 let lot = lot_of(output, id);
                 prop_assert!(exists(lot, op), "slice {} took a later lot", input.slice_public_id(output, s));
-                prop_assert!(s.acquired_at.expect("acquired_at") <= op.disposed_at);
+                prop_assert!(s.acquired_at().expect("acquired_at") <= op.disposed_at);
                 let left = remaining.entry(id).or_insert(lot.original_quantity);
                 *left -= s.quantity;
                 prop_assert!(*left >= Decimal::ZERO);

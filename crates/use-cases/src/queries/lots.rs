@@ -93,9 +93,9 @@ pub(crate) fn token_history(
                 leg: slice.leg.as_str().to_owned(),
                 tx_type: op.tx_type.as_str().to_owned(),
                 quantity: qty(slice.quantity),
-                transmission_value: fiat_opt(slice.net_transmission_value),
-                acquisition_value: fiat_opt(slice.acquisition_value),
-                gain_loss: fiat_opt(slice.result),
+                transmission_value: fiat_opt(slice.net_transmission_value()),
+                acquisition_value: fiat_opt(slice.acquisition_value()),
+                gain_loss: fiat_opt(slice.result()),
                 included: slice.included,
             });
         }
