@@ -159,10 +159,13 @@ fn stages(
     let t1 = usage();
     let output = fifo::run(input, market, &settings).expect("engine runs");
     let t2 = usage();
+    let rss2 = memory().1;
     let custody = allocate(input, &output, accounts, &[]).expect("custody runs");
     let t3 = usage();
+    let rss3 = memory().1;
     let integrity = integrity_rows(input, &output, accounts, &custody).expect("quality runs");
     let t4 = usage();
+    let rss4 = memory().1;
     let computation = IrpfComputation::new(IrpfInput {
         engine_input: input,
         output: &output,
@@ -175,6 +178,7 @@ fn stages(
         black_box(computation.year_report(*year).expect("irpf report"));
     }
     let t5 = usage();
+    let rss5 = memory().1;
     if std::env::var_os("DIGEST").is_some() {
         // A digest of every output's Debug form, to check that an optimisation changed nothing.
         let mut sink = Digest::default();
@@ -184,6 +188,9 @@ fn stages(
         }
         println!("  digest {:016x} over {} bytes", sink.hash, sink.len);
     }
+    println!(
+        "  resident after fifo {rss2} MiB, custody {rss3} MiB, integrity {rss4} MiB, irpf all years {rss5} MiB"
+    );
     println!(
         "  ({} lots, {} operations, {} slices, {} income, {} movements, {} relocations, {} integrity rows, {} years)",
         output.lots.len(),

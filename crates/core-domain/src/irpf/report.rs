@@ -395,8 +395,9 @@ pub struct AuditRow {
     pub fx_rate: Option<Decimal>,
     /// Its date.
     pub fx_rate_date: Option<Date>,
-    /// Swap detail.
-    pub swap: Option<SwapAudit>,
+    /// Swap detail (boxed: most slices are not swaps, and inline it would add a tenth to every
+    /// audit row).
+    pub swap: Option<Box<SwapAudit>>,
 }
 
 /// The year report (`irpf.md` §7).
@@ -644,10 +645,12 @@ fn audit_row(
         price_date: price.map(|p| p.date),
         fx_rate: fx.map(|f| f.rate),
         fx_rate_date: fx.map(|f| f.rate_date),
-        swap: op.swap.as_deref().map(|s| SwapAudit {
-            given_value: s.given.amount(),
-            received_value: s.received.amount(),
-            winner: s.winner,
+        swap: op.swap.as_deref().map(|s| {
+            Box::new(SwapAudit {
+                given_value: s.given.amount(),
+                received_value: s.received.amount(),
+                winner: s.winner,
+            })
         }),
     }
 }
