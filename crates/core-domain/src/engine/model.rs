@@ -583,8 +583,11 @@ impl Slice {
     }
 }
 
+#[allow(
+    clippy::missing_fields_in_debug,
+    reason = "prints the uncompacted record's fields (amounts, presence bits decoded), so dumps do not change"
+)]
 impl std::fmt::Debug for Slice {
-    // The derived form of the uncompacted record, field for field, so dumps do not change.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Slice")
             .field("operation", &self.operation)

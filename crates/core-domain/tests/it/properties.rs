@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use core_domain::engine::{DisposalLeg, EngineOutput, Lot, LotId};
+use core_domain::engine::{DisposalLeg, EngineOutput, Lot, LotId, Slice};
 use core_domain::testkit::{
     self, DumpLine, Ledger, Outcome, RowSpec, airdrop, buy, edit, fee_row, fork, migration, reward,
     sell, spend, staking, swap, transfer_in, transfer_out,
@@ -519,7 +519,7 @@ proptest! {
                 let inflow = input.rows[op.row as usize].row.inflow.expect("in-leg").quantity;
                 prop_assert_eq!(carried.iter().map(|l| l.original_quantity).sum::<Decimal>(), inflow);
                 prop_assert_eq!(carried.len(), slices.len());
-                let consumed: Decimal = slices.iter().filter_map(|s| s.acquisition_value()).sum();
+                let consumed: Decimal = slices.iter().filter_map(Slice::acquisition_value).sum();
                 let carried_cost: Decimal = carried.iter().filter_map(|l| l.acquisition_value).sum();
                 prop_assert_eq!(consumed, carried_cost);
             }
