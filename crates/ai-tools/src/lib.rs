@@ -14,7 +14,22 @@
     clippy::float_arithmetic
 )]
 
+mod cache;
+pub mod context;
+mod host;
+mod instructions;
+mod metrics;
+pub mod outcome;
+// The stub projection leaves its contract unused until the payload work lands.
+#[allow(dead_code)]
 pub(crate) mod payloads;
 pub mod profile;
+pub mod schemas;
+#[doc(hidden)]
+pub mod testing;
+mod validate;
 
-pub use profile::{Profile, Settings};
+pub use context::{ContextError, CurrencyCode, Locale, RequestContext, TenantId};
+pub use host::{CacheConfig, ToolHost};
+pub use outcome::{ErrorCode, InputReason, Payload, ToolError, ToolOutcome};
+pub use profile::{Profile, ProfileError, RunBudget, Settings, metered_budget};

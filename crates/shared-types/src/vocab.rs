@@ -236,6 +236,7 @@ pub fn is_stablecoin(symbol: &str) -> bool {
 closed_vocabulary! {
     /// The 25 AI tools in canonical catalogue order (`tools.md` §2): the order of `tools/list`,
     /// of the exposure lists and of the instruction lines.
+    #[allow(missing_docs)] // Each variant is documented by its wire spelling.
     pub enum ToolName {
         PortfolioSummary => "portfolio_summary",
         FiscalIntegrity => "fiscal_integrity",
@@ -268,6 +269,7 @@ closed_vocabulary! {
 closed_vocabulary! {
     /// A tool's tier (`tools.md` §2): core tools are exposed to every profile, extended tools only
     /// to the metered and mixed profiles.
+    #[allow(missing_docs)] // Each variant is documented by its wire spelling.
     pub enum Tier {
         Core => "core",
         Extended => "extended",
@@ -309,6 +311,7 @@ impl ToolName {
 
 closed_vocabulary! {
     /// The metrics `explain_metric` defines (`tools.md` §12), in table order.
+    #[allow(missing_docs)] // Each variant is documented by its wire spelling.
     pub enum MetricId {
         Equity => "equity",
         CostBasis => "cost_basis",

@@ -225,9 +225,22 @@ pub trait SettingsStore {
 }
 
 /// The only source of "now" a use case may read.
-pub trait Clock {
+/// `Send + Sync` so a shared clock can serve a multi-threaded host (`tools.md` §3).
+pub trait Clock: Send + Sync {
     /// The current instant.
     fn now(&self) -> Instant;
+}
+
+/// The instant type [`Clock`] answers, for layers that must not name `core-domain`.
+pub use core_domain::Instant as ClockInstant;
+
+/// The year of the fiscal date of `instant` in the default fiscal time zone (`Europe/Madrid`,
+/// `domain.md` §1.5), for defaults such as `volatility_heatmap.year` (`tools.md` §6.8).
+pub fn fiscal_year_of(instant: Instant) -> i32 {
+    use chrono::Datelike;
+    core_domain::FiscalTimezone::default()
+        .fiscal_date(instant)
+        .year()
 }
 
 /// A clock that always answers the same instant (tests, reproducible runs).

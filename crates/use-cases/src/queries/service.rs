@@ -27,7 +27,7 @@ pub struct LedgerQueries<S> {
 
 impl<S: ReadStore + Send> LedgerQueries<S> {
     /// Use cases over `store`, reading "now" from `clock`.
-    pub fn new(store: S, clock: impl Clock + Send + Sync + 'static) -> Self {
+    pub fn new(store: S, clock: impl Clock + 'static) -> Self {
         Self {
             store: Mutex::new(store),
             clock: Box::new(clock),
