@@ -15,6 +15,7 @@ mod demo;
 mod import;
 mod ledger_path;
 mod market;
+mod mcp;
 mod report;
 mod reports;
 mod session;
@@ -128,6 +129,12 @@ enum Command {
     /// Remove the custody links that name a row.
     #[command(after_help = "Example:\n  cartera unlink ROW")]
     Unlink(corrections::UnlinkArgs),
+    /// Serve the read-only AI tools over MCP on stdin and stdout (for Claude Desktop, Claude Code, local models).
+    #[command(
+        after_help = "Example:\n  cartera mcp --ledger ~/cartera/ledger.sqlite\n  \
+                            cartera mcp --profile local --context-window 32768 --locale en"
+    )]
+    Mcp(mcp::McpArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -205,6 +212,7 @@ fn main() -> ExitCode {
         Command::Edit(args) => corrections::run_edit(cli.ledger.as_deref(), cli.json, &args),
         Command::Link(args) => corrections::run_link(cli.ledger.as_deref(), cli.json, &args),
         Command::Unlink(args) => corrections::run_unlink(cli.ledger.as_deref(), cli.json, &args),
+        Command::Mcp(args) => mcp::run(cli.ledger.as_deref(), &args),
         Command::HoldingsAt(args) => {
             reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
         }

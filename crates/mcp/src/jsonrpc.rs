@@ -117,7 +117,8 @@ pub(crate) enum Incoming {
 
 /// Classifies one non-blank line in the order of `mcp.md` §4.
 pub(crate) fn classify(line: &[u8]) -> Incoming {
-    let invalid = |id: Value, code: i64, message: &'static str| Incoming::Invalid { id, code, message };
+    let invalid =
+        |id: Value, code: i64, message: &'static str| Incoming::Invalid { id, code, message };
     let Ok(text) = std::str::from_utf8(line) else {
         return invalid(Value::Null, code::PARSE_ERROR, "Parse error");
     };
@@ -164,15 +165,12 @@ pub(crate) fn classify(line: &[u8]) -> Incoming {
             "Invalid request: jsonrpc must be \"2.0\"",
         );
     }
-    let method = match object.remove("method") {
-        Some(Value::String(method)) => method,
-        _ => {
-            return invalid(
-                reply_id,
-                code::INVALID_REQUEST,
-                "Invalid request: method must be a string",
-            );
-        }
+    let Some(Value::String(method)) = object.remove("method") else {
+        return invalid(
+            reply_id,
+            code::INVALID_REQUEST,
+            "Invalid request: method must be a string",
+        );
     };
     match id {
         None => Incoming::Notification { method },
@@ -196,7 +194,8 @@ fn is_valid_id(id: &Value) -> bool {
 /// `{"jsonrpc":"2.0","id":<id>,"result":<raw result>}`: `result` is already compact JSON.
 pub(crate) fn result_line(id: &Value, raw_result: &str) -> Option<String> {
     let id = serde_json::to_string(id).ok()?;
-    let mut line = String::with_capacity(raw_result.len().saturating_add(id.len()).saturating_add(40));
+    let mut line =
+        String::with_capacity(raw_result.len().saturating_add(id.len()).saturating_add(40));
     line.push_str("{\"jsonrpc\":\"2.0\",\"id\":");
     line.push_str(&id);
     line.push_str(",\"result\":");

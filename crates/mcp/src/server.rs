@@ -157,7 +157,7 @@ impl Server {
             Err((code, _)) => Some(format!("{} answered {code}", loggable(method))),
         };
         Reply {
-            line: respond(id, answer),
+            line: Some(respond(id, answer)),
             note,
         }
     }
@@ -191,7 +191,7 @@ impl Server {
             Err(error) => {
                 return Reply {
                     note: Some(format!("tools/call answered {}", error.0)),
-                    line: respond(id, Err(error)),
+                    line: Some(respond(id, Err(error))),
                 };
             }
         };
@@ -200,7 +200,7 @@ impl Server {
         let elapsed = started.elapsed();
         let (answer, outcome) = tool_answer(&tool, &result);
         Reply {
-            line: respond(id, answer),
+            line: Some(respond(id, answer)),
             note: Some(format!(
                 "tools/call {} {outcome} in {} us",
                 loggable(&tool),
@@ -213,12 +213,12 @@ impl Server {
 /// A result text (compact JSON) or a JSON-RPC error code and message.
 type Answer = Result<String, (i64, String)>;
 
-fn respond(id: &Value, answer: Answer) -> Option<String> {
+fn respond(id: &Value, answer: Answer) -> String {
     let line = match answer {
         Ok(result) => jsonrpc::result_line(id, &result),
         Err((code, message)) => jsonrpc::error_line(id, code, &message),
     };
-    Some(line.unwrap_or_else(|| jsonrpc::INTERNAL_ERROR_LINE.to_owned()))
+    line.unwrap_or_else(|| jsonrpc::INTERNAL_ERROR_LINE.to_owned())
 }
 
 fn invalid_params(detail: &str) -> (i64, String) {

@@ -2,7 +2,9 @@ use std::io::{BufReader, Cursor};
 
 use serde_json::{Value, json};
 
-use super::{Incoming, Line, MAX_LINE_BYTES, classify, code, error_line, is_blank, read_line, result_line};
+use super::{
+    Incoming, Line, MAX_LINE_BYTES, classify, code, error_line, is_blank, read_line, result_line,
+};
 
 /// Reads every line of `input` with `limit`, through a reader whose buffer is `capacity` bytes.
 fn lines(input: &[u8], limit: usize, capacity: usize) -> Vec<Result<String, Line>> {
@@ -49,7 +51,10 @@ fn long_lines_are_discarded_and_reading_goes_on() {
             ],
             "capacity {capacity}"
         );
-        assert_eq!(lines(b"12345\r\n", 5, capacity), vec![Ok("12345".to_owned())]);
+        assert_eq!(
+            lines(b"12345\r\n", 5, capacity),
+            vec![Ok("12345".to_owned())]
+        );
     }
 }
 
@@ -78,7 +83,12 @@ fn invalid(id: Value, code: i64, message: &'static str) -> Incoming {
 
 /// Classifies `line` and compares with `expected`.
 fn check(line: &[u8], expected: &Incoming) {
-    assert_eq!(&classify(line), expected, "line {}", String::from_utf8_lossy(line));
+    assert_eq!(
+        &classify(line),
+        expected,
+        "line {}",
+        String::from_utf8_lossy(line)
+    );
 }
 
 #[test]
@@ -90,12 +100,20 @@ fn classification_follows_the_steps_of_the_spec() {
     check(br#"{"s":"\ud800"}"#, &parse);
     check(
         br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
-        &invalid(Value::Null, code::INVALID_REQUEST, "Invalid request: batches are not supported"),
+        &invalid(
+            Value::Null,
+            code::INVALID_REQUEST,
+            "Invalid request: batches are not supported",
+        ),
     );
     for scalar in [&b"1"[..], b"\"x\"", b"null", b"true"] {
         check(
             scalar,
-            &invalid(Value::Null, code::INVALID_REQUEST, "Invalid request: a message must be an object"),
+            &invalid(
+                Value::Null,
+                code::INVALID_REQUEST,
+                "Invalid request: a message must be an object",
+            ),
         );
     }
     let bad_id = invalid(
@@ -109,18 +127,47 @@ fn classification_follows_the_steps_of_the_spec() {
             &bad_id,
         );
     }
-    check(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#, &Incoming::ClientResponse);
-    check(br#"{"id":"a","error":{"code":1}}"#, &Incoming::ClientResponse);
-    let bad_version = |id: Value| invalid(id, code::INVALID_REQUEST, "Invalid request: jsonrpc must be \"2.0\"");
+    check(
+        br#"{"jsonrpc":"2.0","id":1,"result":{}}"#,
+        &Incoming::ClientResponse,
+    );
+    check(
+        br#"{"id":"a","error":{"code":1}}"#,
+        &Incoming::ClientResponse,
+    );
+    let bad_version = |id: Value| {
+        invalid(
+            id,
+            code::INVALID_REQUEST,
+            "Invalid request: jsonrpc must be \"2.0\"",
+        )
+    };
     check(br#"{"id":7,"method":"ping"}"#, &bad_version(json!(7)));
-    check(br#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#, &bad_version(json!("x")));
-    check(br#"{"jsonrpc":2.0,"method":"ping"}"#, &bad_version(Value::Null));
-    let bad_method = |id: Value| invalid(id, code::INVALID_REQUEST, "Invalid request: method must be a string");
+    check(
+        br#"{"jsonrpc":"1.0","id":"x","method":"ping"}"#,
+        &bad_version(json!("x")),
+    );
+    check(
+        br#"{"jsonrpc":2.0,"method":"ping"}"#,
+        &bad_version(Value::Null),
+    );
+    let bad_method = |id: Value| {
+        invalid(
+            id,
+            code::INVALID_REQUEST,
+            "Invalid request: method must be a string",
+        )
+    };
     check(br#"{"jsonrpc":"2.0","id":-3}"#, &bad_method(json!(-3)));
-    check(br#"{"jsonrpc":"2.0","id":"","method":5}"#, &bad_method(json!("")));
+    check(
+        br#"{"jsonrpc":"2.0","id":"","method":5}"#,
+        &bad_method(json!("")),
+    );
     check(
         br#"{"jsonrpc":"2.0","method":"notifications/initialized","params":{}}"#,
-        &Incoming::Notification { method: "notifications/initialized".to_owned() },
+        &Incoming::Notification {
+            method: "notifications/initialized".to_owned(),
+        },
     );
     check(
         br#"{"jsonrpc":"2.0","id":18446744073709551615,"method":"ping","params":[1]}"#,
@@ -132,7 +179,11 @@ fn classification_follows_the_steps_of_the_spec() {
     );
     check(
         br#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"x"}"#,
-        &Incoming::Request { id: json!(i64::MIN), method: "x".to_owned(), params: None },
+        &Incoming::Request {
+            id: json!(i64::MIN),
+            method: "x".to_owned(),
+            params: None,
+        },
     );
 }
 
