@@ -8,5 +8,7 @@ mod corrections;
 mod demo;
 mod errors;
 mod import;
+mod mcp_support;
+mod mcp_transcript;
 mod reports;
 mod support;
