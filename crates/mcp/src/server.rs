@@ -199,13 +199,18 @@ impl Server {
         let result = self.host.call(&self.ctx, None, &tool, &arguments);
         let elapsed = started.elapsed();
         let (answer, outcome) = tool_answer(&tool, &result);
-        Reply {
-            line: Some(respond(id, answer)),
-            note: Some(format!(
+        // Successful calls are not logged: a client that reads stderr slowly must not be able
+        // to stall the server with a log line per call.
+        let note = (outcome != "ok").then(|| {
+            format!(
                 "tools/call {} {outcome} in {} us",
                 loggable(&tool),
                 elapsed.as_micros()
-            )),
+            )
+        });
+        Reply {
+            line: Some(respond(id, answer)),
+            note,
         }
     }
 }

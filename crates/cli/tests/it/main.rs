@@ -8,6 +8,7 @@ mod corrections;
 mod demo;
 mod errors;
 mod import;
+mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;
 mod reports;

@@ -144,8 +144,7 @@ pub(crate) fn expect(line: &[u8]) -> Expect {
     };
     let id = object.get("id");
     let valid_id = match id {
-        None => true,
-        Some(Value::String(_)) => true,
+        None | Some(Value::String(_)) => true,
         Some(Value::Number(n)) => n.is_i64() || n.is_u64(),
         Some(_) => false,
     };

@@ -301,8 +301,8 @@ fn calls() {
     let responses = check("calls", &fixture_server(Profile::Metered), b"");
     // Tool failures are tool results, never JSON-RPC errors (until the payloads land, a
     // projection may still answer USE_CASE_FAILED).
-    for n in 0..9 {
-        let (is_error, text, _) = tool_result(&responses[n]);
+    for (n, response) in responses.iter().enumerate().take(9) {
+        let (is_error, text, _) = tool_result(response);
         assert!(
             !is_error || text.starts_with("USE_CASE_FAILED: "),
             "call {n}: {text}"
