@@ -20,6 +20,7 @@ mod report;
 mod reports;
 mod session;
 mod table;
+mod tools;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -129,6 +130,12 @@ enum Command {
     /// Remove the custody links that name a row.
     #[command(after_help = "Example:\n  cartera unlink ROW")]
     Unlink(corrections::UnlinkArgs),
+    /// The AI tools: list the catalogue of a profile, or call one tool on the ledger.
+    #[command(
+        subcommand,
+        after_help = "Example:\n  cartera tools list\n  cartera tools call explain_metric '{\"metric\":\"hhi\"}'"
+    )]
+    Tools(tools::ToolsCommand),
     /// Serve the read-only AI tools over MCP on stdin and stdout (for Claude Desktop, Claude Code, local models).
     #[command(
         after_help = "Example:\n  cartera mcp --ledger ~/cartera/ledger.sqlite\n  \
@@ -217,6 +224,7 @@ fn main() -> ExitCode {
             reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
         }
         Command::Import(args) => import::run(cli.ledger.as_deref(), cli.json, &args),
+        Command::Tools(command) => tools::run(cli.ledger.as_deref(), cli.json, &command),
         Command::Rates(RatesCommand::Import(args)) => {
             market::run_rates(cli.ledger.as_deref(), cli.json, &args)
         }

@@ -16,6 +16,7 @@ pub mod commands;
 pub mod error;
 pub mod ports;
 pub mod queries;
+pub mod sampling;
 
 #[cfg(test)]
 pub(crate) mod fake;

@@ -13,3 +13,4 @@ mod mcp_support;
 mod mcp_transcript;
 mod reports;
 mod support;
+mod tools;
