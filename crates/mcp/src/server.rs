@@ -1,7 +1,6 @@
 //! The dispatcher (`mcp.md` §5) and the serving loop (`mcp.md` §3).
 
 use std::io::{self, BufRead, Write};
-use std::time::Instant;
 
 use ai_tools::{CurrencyCode, Locale, RequestContext, TenantId, ToolHost};
 use serde_json::{Map, Value};
@@ -195,19 +194,12 @@ impl Server {
                 };
             }
         };
-        let started = Instant::now();
         let result = self.host.call(&self.ctx, None, &tool, &arguments);
-        let elapsed = started.elapsed();
         let (answer, outcome) = tool_answer(&tool, &result);
         // Successful calls are not logged: a client that reads stderr slowly must not be able
         // to stall the server with a log line per call.
-        let note = (outcome != "ok").then(|| {
-            format!(
-                "tools/call {} {outcome} in {} us",
-                loggable(&tool),
-                elapsed.as_micros()
-            )
-        });
+        // No duration: the server reads no clock (the AI layers get time only through ports).
+        let note = (outcome != "ok").then(|| format!("tools/call {} {outcome}", loggable(&tool)));
         Reply {
             line: Some(respond(id, answer)),
             note,
