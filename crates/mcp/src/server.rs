@@ -234,10 +234,15 @@ fn call_params(params: Option<Value>) -> Result<(String, Value), (i64, String)> 
         return Err(invalid_params("name must be a string"));
     };
     let arguments = match params.remove("arguments") {
-        None | Some(Value::Null) => Value::Object(Map::new()),
-        Some(object @ Value::Object(_)) => object,
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(mut object)) => {
+            // `_meta` anywhere in params is protocol metadata, not a tool argument.
+            object.remove("_meta");
+            object
+        }
         Some(_) => return Err(invalid_params("arguments must be an object")),
     };
+    let arguments = Value::Object(arguments);
     Ok((name, arguments))
 }
 

@@ -115,7 +115,10 @@ fn usage_errors_exit_2_and_a_missing_ledger_exits_1_with_nothing_on_stdout() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("absent.sqlite");
     let missing = missing.display().to_string();
-    let cases: [(&[&str], i32); 9] = [
+    let not_a_ledger = dir.path().join("notes.txt");
+    std::fs::write(&not_a_ledger, "not a ledger\n").unwrap();
+    let not_a_ledger = not_a_ledger.display().to_string();
+    let cases: [(&[&str], i32); 10] = [
         (&["--ledger", &ledger, "--profile", "cloud"], 2),
         (&["--ledger", &ledger, "--profile", "mixed"], 2),
         (&["--ledger", &ledger, "--profile", "local"], 2),
@@ -135,6 +138,7 @@ fn usage_errors_exit_2_and_a_missing_ledger_exits_1_with_nothing_on_stdout() {
         (&["--ledger", &ledger, "--base-currency", "GBP"], 2),
         (&["--ledger", &ledger, "--verbose"], 2),
         (&["--ledger", &missing], 1),
+        (&["--ledger", &not_a_ledger], 1),
     ];
     for (args, expected) in cases {
         let (code, stdout, stderr) = run(args, b"", Duration::from_secs(10));
