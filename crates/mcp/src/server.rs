@@ -124,7 +124,7 @@ impl Server {
         }
         match jsonrpc::classify(line) {
             Incoming::Invalid { id, code, message } => Reply {
-                line: jsonrpc::error_line(&id, code, message),
+                line: Some(respond(&id, Err((code, message.to_owned())))),
                 note: Some(format!("invalid message: {code} {message}")),
             },
             Incoming::ClientResponse => Reply {
@@ -338,11 +338,13 @@ pub fn serve<R: BufRead, W: Write, E: Write>(
         let reply = match read {
             Line::Eof => return Ok(()),
             Line::TooLong => Reply {
-                line: jsonrpc::error_line(
+                line: Some(respond(
                     &Value::Null,
-                    code::INVALID_REQUEST,
-                    "Invalid request: line longer than 1 MiB",
-                ),
+                    Err((
+                        code::INVALID_REQUEST,
+                        "Invalid request: line longer than 1 MiB".to_owned(),
+                    )),
+                )),
                 note: Some("discarded a line longer than 1 MiB".to_owned()),
             },
             Line::Text => server.reply(&line),
