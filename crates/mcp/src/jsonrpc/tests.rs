@@ -202,3 +202,47 @@ fn responses_have_the_fixed_key_order_and_echo_the_id() {
         r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}"#
     );
 }
+
+/// The lines of `input` by plain splitting: the model `read_line` must agree with.
+fn split_model(input: &[u8], limit: usize) -> Vec<Result<String, Line>> {
+    let mut parts: Vec<&[u8]> = input.split(|&b| b == b'\n').collect();
+    if parts.last().is_some_and(|last| last.is_empty()) {
+        parts.pop();
+    }
+    parts
+        .into_iter()
+        .map(|line| {
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            if line.len() > limit {
+                Err(Line::TooLong)
+            } else {
+                Ok(String::from_utf8_lossy(line).into_owned())
+            }
+        })
+        .collect()
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn read_line_agrees_with_splitting_for_any_bytes_and_buffer_size(
+        input in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::prelude::Just(b'\n'),
+                proptest::prelude::Just(b'\r'),
+                proptest::prelude::any::<u8>(),
+            ],
+            0..200,
+        ),
+        limit in 0_usize..20,
+        capacity in 1_usize..16,
+    ) {
+        proptest::prop_assert_eq!(lines(&input, limit, capacity), split_model(&input, limit));
+    }
+
+    #[test]
+    fn classify_never_panics(line in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..100)) {
+        let _ = classify(&line);
+    }
+}
