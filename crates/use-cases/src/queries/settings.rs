@@ -226,10 +226,12 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
             items
                 .iter()
                 .map(|d| {
+                    // Keys in byte order: the canonical text is the same with and without
+                    // serde_json's `preserve_order`.
                     serde_json::json!({
-                        "origin_year": d.origin_year,
-                        "kind": d.kind.as_str(),
                         "amount": num::fiat(d.amount),
+                        "kind": d.kind.as_str(),
+                        "origin_year": d.origin_year,
                     })
                 })
                 .collect(),
@@ -248,7 +250,7 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
         ),
         SettingValue::Modelo721LastFiled(None) => Value::Null,
         SettingValue::Modelo721LastFiled(Some(f)) => {
-            serde_json::json!({"year": f.year, "total": num::fiat(f.total)})
+            serde_json::json!({"total": num::fiat(f.total), "year": f.year})
         }
     };
     Ok(json.to_string())
