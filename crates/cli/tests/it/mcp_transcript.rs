@@ -166,6 +166,14 @@ fn handshake() {
         serde_json::json!({"name":"cartera","version":"0.0.0-test"})
     );
     let instructions = init["instructions"].as_str().unwrap();
+    assert_eq!(
+        instructions,
+        host(Profile::Metered).instructions(
+            &ai_tools::Locale::parse("en").unwrap(),
+            &ai_tools::CurrencyCode::EUR
+        ),
+        "byte-identical to the ai-tools instructions"
+    );
     assert!(instructions.contains("tax_year_comparison"));
     assert!(instructions.ends_with("locale en. The base currency is EUR; when a result declares another currency, say so instead of presenting its figures as EUR."));
     assert!(!instructions.chars().any(|c| c.is_ascii_digit()));
@@ -240,18 +248,22 @@ fn tools_list_metered() {
     );
 }
 
-/// The host's catalogue text for a profile.
-fn ai_tools_list(profile: Profile) -> String {
+/// A host of `profile` over the fixture ledger.
+fn host(profile: Profile) -> ai_tools::ToolHost {
     use std::sync::Arc;
-    let host = ai_tools::ToolHost::new(
+    ai_tools::ToolHost::new(
         Arc::new(use_cases_stub()),
         profile,
         ai_tools::CacheConfig::default(),
         Arc::new(use_cases::ports::FixedClock(
             core_domain::Instant::from_unix_nanos(0),
         )),
-    );
-    host.tools_list_json().to_owned()
+    )
+}
+
+/// The host's catalogue text for a profile.
+fn ai_tools_list(profile: Profile) -> String {
+    host(profile).tools_list_json().to_owned()
 }
 
 fn use_cases_stub() -> impl use_cases::queries::ReadUseCases {
