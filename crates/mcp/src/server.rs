@@ -109,13 +109,17 @@ impl Server {
         }
     }
 
-    /// The response to one input line (without `\n`), or `None` when the line gets none:
-    /// blank lines, notifications and client responses. The in-process form of [`serve`].
+    /// The response to one input line (without `\n` and trailing `\r`), or `None` when the
+    /// line gets none: blank lines, notifications and client responses. The in-process form of
+    /// [`serve`], with the same 1 MiB cap.
     pub fn handle_line(&self, line: &[u8]) -> Option<String> {
         self.reply(line).line
     }
 
     fn reply(&self, line: &[u8]) -> Reply {
+        if line.len() > jsonrpc::MAX_LINE_BYTES {
+            return too_long();
+        }
         if jsonrpc::is_blank(line) {
             return Reply {
                 line: None,
@@ -204,6 +208,20 @@ impl Server {
             line: Some(respond(id, answer)),
             note,
         }
+    }
+}
+
+/// The answer to a line longer than [`jsonrpc::MAX_LINE_BYTES`] (`mcp.md` §3).
+fn too_long() -> Reply {
+    Reply {
+        line: Some(respond(
+            &Value::Null,
+            Err((
+                code::INVALID_REQUEST,
+                "Invalid request: line longer than 1 MiB".to_owned(),
+            )),
+        )),
+        note: Some("discarded a line longer than 1 MiB".to_owned()),
     }
 }
 
@@ -337,16 +355,7 @@ pub fn serve<R: BufRead, W: Write, E: Write>(
         number = number.saturating_add(1);
         let reply = match read {
             Line::Eof => return Ok(()),
-            Line::TooLong => Reply {
-                line: Some(respond(
-                    &Value::Null,
-                    Err((
-                        code::INVALID_REQUEST,
-                        "Invalid request: line longer than 1 MiB".to_owned(),
-                    )),
-                )),
-                note: Some("discarded a line longer than 1 MiB".to_owned()),
-            },
+            Line::TooLong => too_long(),
             Line::Text => server.reply(&line),
         };
         if let Some(note) = reply.note {

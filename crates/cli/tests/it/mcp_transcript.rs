@@ -29,16 +29,7 @@ fn check(name: &str, server: &Server, extra: &[u8]) -> Vec<Value> {
     // The in-process form answers line by line exactly as the loop does.
     let per_line: Vec<u8> = input
         .split(|&b| b == b'\n')
-        .filter_map(|line| {
-            let line = line.strip_suffix(b"\r").unwrap_or(line);
-            if line.len() > mcp::jsonrpc::MAX_LINE_BYTES {
-                return Some(
-                    "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"Invalid request: line longer than 1 MiB\"}}"
-                        .to_owned(),
-                );
-            }
-            server.handle_line(line)
-        })
+        .filter_map(|line| server.handle_line(line.strip_suffix(b"\r").unwrap_or(line)))
         .flat_map(|line| format!("{line}\n").into_bytes())
         .collect();
     assert_eq!(
