@@ -187,6 +187,10 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
+            if let Some(line) = mcp::one_line_usage_error(&error) {
+                eprintln!("{line}");
+                return ExitCode::from(2);
+            }
             // clap prints help and version to stdout with exit 0, usage errors to stderr with 2.
             let _ = error.print();
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));

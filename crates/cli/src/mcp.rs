@@ -33,6 +33,29 @@ pub(crate) struct McpArgs {
     base_currency: Option<String>,
 }
 
+/// A clap usage error of `cartera mcp` as the one line `mcp.md` §2 asks for (the first line of
+/// clap's message); `None` for other commands, and for help and version output.
+pub(crate) fn one_line_usage_error(error: &clap::Error) -> Option<String> {
+    if !error.use_stderr() || !invoked_as_mcp(std::env::args_os().skip(1)) {
+        return None;
+    }
+    let text = error.render().to_string();
+    text.lines().next().map(|first| format!("cartera: {first}"))
+}
+
+/// Whether the command line names the `mcp` subcommand (global options skipped).
+fn invoked_as_mcp(args: impl Iterator<Item = std::ffi::OsString>) -> bool {
+    let mut args = args;
+    while let Some(arg) = args.next() {
+        if arg == "--ledger" {
+            args.next();
+        } else if !arg.to_string_lossy().starts_with('-') {
+            return arg == "mcp";
+        }
+    }
+    false
+}
+
 fn usage<T>(reason: String) -> Result<T> {
     Err(UsageError {
         code: "usage",

@@ -118,7 +118,7 @@ fn usage_errors_exit_2_and_a_missing_ledger_exits_1_with_nothing_on_stdout() {
     let not_a_ledger = dir.path().join("notes.txt");
     std::fs::write(&not_a_ledger, "not a ledger\n").unwrap();
     let not_a_ledger = not_a_ledger.display().to_string();
-    let cases: [(&[&str], i32); 10] = [
+    let cases: [(&[&str], i32); 11] = [
         (&["--ledger", &ledger, "--profile", "cloud"], 2),
         (&["--ledger", &ledger, "--profile", "mixed"], 2),
         (&["--ledger", &ledger, "--profile", "local"], 2),
@@ -137,6 +137,7 @@ fn usage_errors_exit_2_and_a_missing_ledger_exits_1_with_nothing_on_stdout() {
         (&["--ledger", &ledger, "--locale", "espanol"], 2),
         (&["--ledger", &ledger, "--base-currency", "GBP"], 2),
         (&["--ledger", &ledger, "--verbose"], 2),
+        (&["--ledger", &ledger, "--context-window"], 2),
         (&["--ledger", &missing], 1),
         (&["--ledger", &not_a_ledger], 1),
     ];
@@ -144,7 +145,12 @@ fn usage_errors_exit_2_and_a_missing_ledger_exits_1_with_nothing_on_stdout() {
         let (code, stdout, stderr) = run(args, b"", Duration::from_secs(10));
         assert_eq!(code, expected, "{args:?}: {stderr}");
         assert!(stdout.is_empty(), "{args:?}: stdout must stay empty");
-        assert!(!stderr.trim().is_empty(), "{args:?}: a reason on stderr");
+        assert_eq!(
+            stderr.lines().count(),
+            1,
+            "{args:?}: one line on stderr: {stderr}"
+        );
+        assert!(stderr.starts_with("cartera: error"), "{args:?}: {stderr}");
     }
     assert!(
         !Path::new(&missing).exists(),
