@@ -31,10 +31,10 @@ pub(crate) enum BenchCommand {
 #[derive(Debug, Args)]
 pub(crate) struct GenArgs {
     /// Number of transactions (rows of the generic CSV; a transfer is two): 10000, 100k, 1m.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
     transactions: String,
     /// Seed of the generator (an unsigned integer); same N and seed give byte-identical files.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_hyphen_values = true)]
     seed: String,
     /// Output folder (created if absent).
     #[arg(long, value_name = "DIR")]

@@ -4,6 +4,7 @@
 #![allow(clippy::print_stderr, reason = "tests say why they skip")]
 
 mod acceptance;
+mod bench;
 mod corrections;
 mod demo;
 mod errors;
