@@ -25,7 +25,7 @@ use super::{generator, parse_seed, parse_size, size_label};
 use crate::session::fail;
 use crate::{Outcome, UsageError};
 
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub(crate) struct RunArgs {
     /// Comma-separated sizes (transactions): 10k, 100k, 1m or plain numbers.
     #[arg(long, value_name = "LIST", default_value = "10k,100k,1m")]
@@ -433,6 +433,13 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
     let wants = |figure: &str| only.is_empty() || only.iter().any(|o| o == figure);
     std::fs::create_dir_all(&args.data)
         .with_context(|| format!("cannot create {}", args.data.display()))?;
+    // Children run inside the data folders: every path they get is absolute.
+    let data = std::path::absolute(&args.data)
+        .with_context(|| format!("cannot resolve {}", args.data.display()))?;
+    let args = &RunArgs {
+        data,
+        ..args.clone()
+    };
     let needed: u64 = sizes
         .iter()
         .filter(|size| {
