@@ -26,6 +26,9 @@ pub(crate) enum BenchCommand {
     /// Internal: time the engine in this process over an imported ledger and print JSON.
     #[command(hide = true)]
     Engine(engine::EngineArgs),
+    /// Internal: where the time of `cartera tax YEAR --json` goes, phase by phase.
+    #[command(hide = true)]
+    Phases(engine::PhasesArgs),
 }
 
 #[derive(Debug, Args)]
@@ -49,6 +52,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, command: &BenchCommand) -> 
         BenchCommand::Gen(args) => run_gen(json, args),
         BenchCommand::Run(args) => run::run(args),
         BenchCommand::Engine(args) => engine::run(ledger, args),
+        BenchCommand::Phases(args) => engine::phases(ledger, args),
     }
 }
 
@@ -181,6 +185,9 @@ pub(crate) const PEAK_VARIABLE: &str = "CARTERA_BENCH_PEAK";
 /// The stderr line prefix of that figure (KiB follow).
 pub(crate) const PEAK_PREFIX: &str = "cartera-bench-peak-kib ";
 
+/// The stderr line prefix of the process's CPU time, user + system (seconds follow).
+pub(crate) const CPU_PREFIX: &str = "cartera-bench-cpu-seconds ";
+
 /// Prints the peak resident memory when the harness asked for it ([`PEAK_VARIABLE`]).
 #[allow(
     clippy::disallowed_methods,
@@ -190,5 +197,6 @@ pub(crate) const PEAK_PREFIX: &str = "cartera-bench-peak-kib ";
 pub(crate) fn report_peak_if_asked() {
     if std::env::var_os(PEAK_VARIABLE).is_some() {
         eprintln!("{PEAK_PREFIX}{}", engine::peak_kib());
+        eprintln!("{CPU_PREFIX}{}", engine::cpu_seconds());
     }
 }

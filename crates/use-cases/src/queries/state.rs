@@ -104,6 +104,11 @@ impl Derived {
         let mut fiat: BTreeSet<Asset> = BTreeSet::new();
         let mut first: Option<Date> = None;
         let tz = settings.fiscal_timezone;
+        // The engine looks prices up only for the crypto assets a row moves, on the row's
+        // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
+        // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
+        // uses; the union is deduplicated by the store.
+        let mut requests: Vec<(Asset, Date)> = Vec::with_capacity(input.rows.len() * 2);
         let mut note = |asset: Asset| {
             if asset.is_fiat() {
                 fiat.insert(asset);
@@ -111,18 +116,30 @@ impl Derived {
                 crypto.insert(asset);
             }
         };
+        // The fiscal date is computed once per row: the zone rules are not free.
+        let request = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
+            if !asset.is_fiat() {
+                requests.push((asset, days.0));
+                if days.1 != days.0 {
+                    requests.push((asset, days.1));
+                }
+            }
+        };
         for effective in &input.rows {
             let row = &effective.row;
             let day = tz.fiscal_date(row.instant);
+            let days = (day, row.instant.utc_date());
             first = Some(first.map_or(day, |f| f.min(day)));
             for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
                 .into_iter()
                 .flatten()
             {
                 note(amount.asset);
+                request(&mut requests, amount.asset, days);
             }
             if let Some(fee) = &row.fee {
                 note(fee.asset);
+                request(&mut requests, fee.asset, days);
             }
             for stated in [
                 row.stated_value.as_ref(),
@@ -141,25 +158,21 @@ impl Derived {
         for row in &input.futures {
             let day = tz.fiscal_date(row.instant);
             first = Some(first.map_or(day, |f| f.min(day)));
+            let days = (day, row.instant.utc_date());
             note(row.settlement_asset);
+            request(&mut requests, row.settlement_asset, days);
             if let Some(fee) = row.fee_asset {
                 note(fee);
+                request(&mut requests, fee, days);
             }
         }
         if let Some(btc) = benchmark() {
             crypto.insert(btc);
         }
         let crypto: Vec<Asset> = crypto.into_iter().collect();
-        let prices = match first {
-            Some(first) => store.prices_for(
-                &crypto,
-                first
-                    .checked_sub_days(chrono::Days::new(7))
-                    .unwrap_or(first),
-                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
-            )?,
-            None => Vec::new(),
-        };
+        requests.sort_unstable();
+        requests.dedup();
+        let prices = store.price_candidates(&requests)?;
         for price in &prices {
             fiat.insert(price.currency);
         }
