@@ -17,7 +17,7 @@ use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::quality::{self, IntegrityRow};
-use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, SpotRow};
 use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
@@ -80,6 +80,38 @@ struct FullMarket {
     latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)>,
 }
 
+/// Fiscal dates of instants with the bounds of the last day seen kept: rows come in time
+/// order, so nearly every lookup is two comparisons instead of the zone's rules (which compute
+/// the year's daylight-saving switches on every call).
+pub(crate) struct FiscalDays {
+    zone: FiscalTimezone,
+    /// `[start, end)` of the last day seen, and that day.
+    last: Option<(Instant, Instant, Date)>,
+}
+
+impl FiscalDays {
+    /// Dates in `zone`.
+    pub(crate) fn new(zone: FiscalTimezone) -> Self {
+        Self { zone, last: None }
+    }
+
+    /// `zone.fiscal_date(instant)`.
+    pub(crate) fn date(&mut self, instant: Instant) -> Date {
+        if let Some((start, end, day)) = self.last
+            && start <= instant
+            && instant < end
+        {
+            return day;
+        }
+        let day = self.zone.fiscal_date(instant);
+        let start = self.zone.start_of_day(day);
+        let end = self.zone.end_of_day(day);
+        // A bound the rules cannot place keeps the memo empty rather than wrong.
+        self.last = (start <= instant && instant < end).then_some((start, end, day));
+        day
+    }
+}
+
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
 fn benchmark() -> Option<Asset> {
     Asset::new(core_domain::analytics::risk::BENCHMARK).ok()
@@ -125,9 +157,10 @@ impl Derived {
                 }
             }
         };
+        let mut fiscal = FiscalDays::new(tz);
         for effective in &input.rows {
             let row = &effective.row;
-            let day = tz.fiscal_date(row.instant);
+            let day = fiscal.date(row.instant);
             let days = (day, row.instant.utc_date());
             first = Some(first.map_or(day, |f| f.min(day)));
             for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
@@ -156,7 +189,7 @@ impl Derived {
             }
         }
         for row in &input.futures {
-            let day = tz.fiscal_date(row.instant);
+            let day = fiscal.date(row.instant);
             first = Some(first.map_or(day, |f| f.min(day)));
             let days = (day, row.instant.utc_date());
             note(row.settlement_asset);
