@@ -10,6 +10,7 @@
     reason = "the binary is the one place that prints"
 )]
 
+mod bench;
 mod corrections;
 mod demo;
 mod import;
@@ -142,6 +143,9 @@ enum Command {
                             cartera mcp --profile local --context-window 32768 --locale en"
     )]
     Mcp(mcp::McpArgs),
+    /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -235,7 +239,9 @@ fn main() -> ExitCode {
         Command::Prices(PricesCommand::Import(args)) => {
             market::run_prices(cli.ledger.as_deref(), cli.json, &args)
         }
+        Command::Bench(command) => bench::run(cli.ledger.as_deref(), cli.json, &command),
     };
+    bench::report_peak_if_asked();
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Failure) => ExitCode::from(1),

@@ -5,6 +5,7 @@
 
 mod acceptance;
 mod ai_payloads;
+mod bench;
 mod corrections;
 mod demo;
 mod errors;
