@@ -518,14 +518,22 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
 
     // A big batch inserts into a row-key index larger than the default cache: give the bulk
     // load room so its random inserts stay in memory, then return to the default.
+    // With the rollback journal, appended pages that leave the cache go straight to the
+    // file, so the default cache does.
     let bulk = batch.spot.len() + batch.futures.len() > BULK_ROWS;
-    if bulk {
+    let journal = bulk
+        && bulk_candidate(&ledger.conn, batch, ledger.bulk_min_records)?
+        && BulkJournal::enter(&ledger.conn);
+    if bulk && !journal {
         ledger
             .conn
             .pragma_update(None, "cache_size", BULK_CACHE_KIB)
             .map_err(map_err)?;
     }
     let result = import_in_tx(ledger, batch, order);
+    if journal {
+        BulkJournal::leave(&ledger.conn);
+    }
     if bulk {
         ledger
             .conn
@@ -534,6 +542,70 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
     }
     result
 }
+
+/// Whether a batch will probably take the bulk path (checked again inside the transaction).
+fn bulk_candidate(
+    conn: &rusqlite::Connection,
+    batch: &ImportBatch,
+    threshold: usize,
+) -> PortResult<bool> {
+    if batch.spot.len() < threshold
+        || !batch.futures.is_empty()
+        || batch.spot.iter().any(|r| r.dedupe_by_content_key)
+    {
+        return Ok(false);
+    }
+    let stored = stored_rows(conn)?;
+    Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
+}
+
+fn stored_rows(conn: &rusqlite::Connection) -> PortResult<i64> {
+    conn.query_row(
+        "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
+        [],
+        |row| row.get(0),
+    )
+    .map_err(map_err)
+}
+
+/// The journal of a bulk import (docs/decisions.md, import throughput). In WAL mode every page of a
+/// million-row import is written twice, to the WAL and again by the checkpoint. A rollback
+/// journal records only the pages that existed before the transaction (and the file's old
+/// size); the appended pages go straight into the database file. The transaction stays
+/// atomic: a process killed mid-import leaves a hot journal that the next open plays back,
+/// truncating the file to its old size. `synchronous = FULL` syncs the journal before the
+/// database is touched and the database before the journal is deleted, so a commit is
+/// durable. Switching out of WAL needs the only connection to the file: when a reader (the
+/// MCP server) has it open the switch fails and the import runs in WAL mode as usual.
+struct BulkJournal;
+
+impl BulkJournal {
+    /// Switches to the rollback journal; `false` (still WAL) when the file is shared.
+    fn enter(conn: &rusqlite::Connection) -> bool {
+        let mode: rusqlite::Result<String> =
+            conn.query_row("PRAGMA journal_mode = DELETE", [], |row| row.get(0));
+        if !matches!(mode.as_deref(), Ok("delete")) {
+            return false;
+        }
+        if conn.pragma_update(None, "synchronous", "FULL").is_err() {
+            Self::leave(conn);
+            return false;
+        }
+        true
+    }
+
+    /// Back to WAL; when that fails (a reader opened the file meanwhile) the next writable
+    /// open switches it back (`configure`).
+    fn leave(conn: &rusqlite::Connection) {
+        let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |row| {
+            row.get::<_, String>(0)
+        });
+        let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+    }
+}
+
+/// The page cache while the bulk path builds the key index (sets the sorter's run size).
+const SORT_CACHE_KIB: i64 = -16_384;
 
 /// Batches above this many records get the bulk cache.
 const BULK_ROWS: usize = 50_000;
@@ -634,13 +706,7 @@ fn bulk_eligible(tx: &Transaction<'_>, batch: &ImportBatch, threshold: usize) ->
     {
         return Ok(false);
     }
-    let stored: i64 = tx
-        .query_row(
-            "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
-            [],
-            |row| row.get(0),
-        )
-        .map_err(map_err)?;
+    let stored = stored_rows(tx)?;
     Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
 }
 
@@ -760,8 +826,15 @@ fn bulk_import(
         .map_err(map_err)?;
     let seq = bulk_insert(tx, ids, &to_insert, import_id, first_seq)?;
     outcome.added_spot += to_insert.len() as u64;
+    // The index build sorts a million keys. SQLite's sorter sorts runs of at most the cache
+    // size, on worker threads when allowed, then merges them: small runs on two threads beat
+    // one single-threaded sort of everything.
+    tx.pragma_update(None, "threads", 2).map_err(map_err)?;
+    tx.pragma_update(None, "cache_size", SORT_CACHE_KIB)
+        .map_err(map_err)?;
     tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
         .map_err(map_err)?;
+    tx.pragma_update(None, "threads", 0).map_err(map_err)?;
     Ok(seq)
 }
 

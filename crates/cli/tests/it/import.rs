@@ -275,13 +275,20 @@ fn a_killed_import_leaves_the_ledger_exactly_as_before() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once the write transaction has started spilling pages into the WAL, or after a
-    // while in any case (then it dies while parsing, which must be just as harmless).
+    // Kill it once the write transaction has started spilling pages into the WAL, or (a bulk
+    // import runs with a rollback journal) into the database file while the journal exists,
+    // or after a while in any case (then it dies while parsing, which must be just as
+    // harmless).
     let wal = dir.path().join("ledger.sqlite-wal");
+    let journal = dir.path().join("ledger.sqlite-journal");
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
     let started = Instant::now();
-    let base = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let base = size(&wal);
+    let base_db = size(&ledger);
     while started.elapsed() < Duration::from_secs(20) {
-        if std::fs::metadata(&wal).is_ok_and(|m| m.len() > base + 64 * 1024) {
+        if size(&wal) > base + 64 * 1024
+            || (journal.exists() && size(&ledger) > base_db + 64 * 1024)
+        {
             break;
         }
         if child.try_wait().unwrap().is_some() {
