@@ -22,6 +22,7 @@ use use_cases::PortResult;
 use crate::error::map_err;
 
 pub use schema::SCHEMA_VERSION;
+pub use write::StreamEnd;
 
 /// A ledger store over one SQLite file.
 #[derive(Debug)]

@@ -24,6 +24,10 @@ use crate::codec::{
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
 
+mod stream;
+
+pub use stream::StreamEnd;
+
 const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
 /// Caches of one write transaction: asset ids and accounts by folded name.
@@ -826,16 +830,21 @@ fn bulk_import(
         .map_err(map_err)?;
     let seq = bulk_insert(tx, ids, &to_insert, import_id, first_seq)?;
     outcome.added_spot += to_insert.len() as u64;
-    // The index build sorts a million keys. SQLite's sorter sorts runs of at most the cache
-    // size, on worker threads when allowed, then merges them: small runs on two threads beat
-    // one single-threaded sort of everything.
+    rebuild_key_index(tx)?;
+    Ok(seq)
+}
+
+/// Creates the row-key index the bulk path dropped. The build sorts every key: SQLite's
+/// sorter sorts runs of at most the cache size, on worker threads when allowed, then merges
+/// them, so the cache is kept small meanwhile (the caller restores it).
+fn rebuild_key_index(tx: &Transaction<'_>) -> PortResult<()> {
     tx.pragma_update(None, "threads", 2).map_err(map_err)?;
     tx.pragma_update(None, "cache_size", SORT_CACHE_KIB)
         .map_err(map_err)?;
     tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
         .map_err(map_err)?;
     tx.pragma_update(None, "threads", 0).map_err(map_err)?;
-    Ok(seq)
+    Ok(())
 }
 
 /// Appends `value` to `buf` as stored (a zero is unsigned) and returns its byte range.
@@ -861,20 +870,53 @@ fn bulk_insert(
     import_id: i64,
     first_seq: i64,
 ) -> PortResult<i64> {
-    use std::fmt::Write as _;
     let mut statement = tx.prepare(INSERT_SPOT_BULK).map_err(map_err)?;
-    let mut buf = String::with_capacity(256);
-    let mut last_account: Option<(&str, i64)> = None;
+    let mut writer = BulkWriter::new(import_id);
     let mut seq = first_seq;
     for r in rows {
-        let account = match last_account {
-            Some((name, id)) if name == r.account => id,
+        writer.insert(tx, &mut statement, ids, r, seq)?;
+        seq = seq
+            .checked_add(1)
+            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+    }
+    Ok(seq)
+}
+
+/// The reused state of the bulk insert statement.
+struct BulkWriter {
+    import_id: i64,
+    buf: String,
+    last_account: Option<(String, i64)>,
+}
+
+impl BulkWriter {
+    fn new(import_id: i64) -> Self {
+        Self {
+            import_id,
+            buf: String::with_capacity(256),
+            last_account: None,
+        }
+    }
+
+    /// Inserts `r` as row `seq` with the prepared [`INSERT_SPOT_BULK`].
+    fn insert(
+        &mut self,
+        tx: &Transaction<'_>,
+        statement: &mut rusqlite::Statement<'_>,
+        ids: &mut Ids,
+        r: &NewSpotRecord,
+        seq: i64,
+    ) -> PortResult<()> {
+        use std::fmt::Write as _;
+        let account = match &self.last_account {
+            Some((name, id)) if *name == r.account => *id,
             _ => {
                 let id = ids.account(tx, &r.account)?;
-                last_account = Some((&r.account, id));
+                self.last_account = Some((r.account.clone(), id));
                 id
             }
         };
+        let import_id = self.import_id;
         let (code, label) = tx_type_code(&r.tx_type);
         let in_asset = ids.opt_asset(tx, r.inflow.map(|s| s.asset))?;
         let out_asset = ids.opt_asset(tx, r.outflow.map(|s| s.asset))?;
@@ -882,13 +924,14 @@ fn bulk_insert(
         let value_currency = ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?;
         let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
         let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
+        let buf = &mut self.buf;
         buf.clear();
-        let in_qty = push_decimal(&mut buf, r.inflow.map(|s| s.quantity));
-        let out_qty = push_decimal(&mut buf, r.outflow.map(|s| s.quantity));
-        let fee_qty = push_decimal(&mut buf, r.fee.map(|f| f.quantity));
-        let sv = push_decimal(&mut buf, r.stated_value.map(|s| s.amount));
-        let sp = push_decimal(&mut buf, r.stated_price.map(|s| s.amount));
-        let sfv = push_decimal(&mut buf, r.stated_fee_value.map(|s| s.amount));
+        let in_qty = push_decimal(buf, r.inflow.map(|s| s.quantity));
+        let out_qty = push_decimal(buf, r.outflow.map(|s| s.quantity));
+        let fee_qty = push_decimal(buf, r.fee.map(|f| f.quantity));
+        let sv = push_decimal(buf, r.stated_value.map(|s| s.amount));
+        let sp = push_decimal(buf, r.stated_price.map(|s| s.amount));
+        let sfv = push_decimal(buf, r.stated_fee_value.map(|s| s.amount));
         let lines_start = buf.len();
         for (i, line) in r.source_lines.iter().enumerate() {
             if i > 0 {
@@ -896,6 +939,7 @@ fn bulk_insert(
             }
             let _ = write!(buf, "{line}");
         }
+        let buf = &self.buf;
         let text = |range: Option<std::ops::Range<usize>>| range.and_then(|r| buf.get(r));
         let bind = |statement: &mut rusqlite::Statement<'_>| -> rusqlite::Result<usize> {
             statement.raw_bind_parameter(1, seq)?;
@@ -924,12 +968,9 @@ fn bulk_insert(
             statement.raw_bind_parameter(24, r.content_key.as_deref())?;
             statement.raw_execute()
         };
-        bind(&mut statement).map_err(map_err)?;
-        seq = seq
-            .checked_add(1)
-            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+        bind(statement).map_err(map_err)?;
+        Ok(())
     }
-    Ok(seq)
 }
 
 fn exists(tx: &Transaction<'_>, sql: &str, key: &str) -> PortResult<bool> {
