@@ -861,8 +861,7 @@ fn push_decimal(buf: &mut String, value: Option<Decimal>) -> Option<std::ops::Ra
 
 /// The bulk path's row loop: one statement prepared once, parameters bound in place from
 /// one reused text buffer (no per-row allocation, no statement-cache lookup of the SQL),
-/// and the account id reused while consecutive rows name the same account. Returns the next
-/// `seq`.
+/// and account ids looked up by the name as written. Returns the next `seq`.
 fn bulk_insert(
     tx: &Transaction<'_>,
     ids: &mut Ids,
@@ -886,7 +885,7 @@ fn bulk_insert(
 struct BulkWriter {
     import_id: i64,
     buf: String,
-    last_account: Option<(String, i64)>,
+    accounts: KeyMap<String, i64>,
 }
 
 impl BulkWriter {
@@ -894,7 +893,7 @@ impl BulkWriter {
         Self {
             import_id,
             buf: String::with_capacity(256),
-            last_account: None,
+            accounts: KeyMap::default(),
         }
     }
 
@@ -908,11 +907,12 @@ impl BulkWriter {
         seq: i64,
     ) -> PortResult<()> {
         use std::fmt::Write as _;
-        let account = match &self.last_account {
-            Some((name, id)) if *name == r.account => *id,
-            _ => {
+        // Accounts by exact spelling: no case folding per row.
+        let account = match self.accounts.get(r.account.as_str()) {
+            Some(id) => *id,
+            None => {
                 let id = ids.account(tx, &r.account)?;
-                self.last_account = Some((r.account.clone(), id));
+                self.accounts.insert(r.account.clone(), id);
                 id
             }
         };

@@ -89,7 +89,6 @@ pub(super) fn import(
         // Positions of the duplicates, in insertion order.
         let mut positions: Vec<(Vec<u64>, Option<usize>, String)> = Vec::new();
         let written = store.import_stream(
-            rows_hint,
             receiver.into_iter(),
             |item: &Item| &item.record,
             |item, _| {

@@ -3,7 +3,6 @@
 //! before the commit, and a rejected file rolls everything back).
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
@@ -32,8 +31,10 @@ pub enum StreamEnd {
     Abandon,
 }
 
-/// Every identity of the ledger and of the records so far, with its row's seq: hex SHA-256
-/// keys (all the importers write) as their 32 bytes, any other key as text.
+/// Every identity of the ledger, with its row's seq: hex SHA-256 keys (all the importers
+/// write) as their 32 bytes, any other key as text. The records of one stream are not added:
+/// they have distinct identities (one file's, which the importer makes unique), and should
+/// two agree the key index refuses the second when it is rebuilt, failing the commit.
 struct Seen {
     digests: HashMap<[u8; 32], i64, BuildHasherDefault<DigestHasher>>,
     texts: KeyMap<String, i64>,
@@ -76,23 +77,14 @@ impl Seen {
         }
     }
 
-    /// The seq of `row_key` when seen before; otherwise records it as `seq`.
-    fn check_in(&mut self, row_key: &str, seq: i64) -> Option<i64> {
+    /// The seq of the stored row with `row_key`.
+    fn get(&self, row_key: &str) -> Option<i64> {
+        if self.digests.is_empty() && self.texts.is_empty() {
+            return None;
+        }
         match StoredKey::new(row_key) {
-            StoredKey::Digest(bytes) => match self.digests.entry(bytes) {
-                Entry::Occupied(seen) => Some(*seen.get()),
-                Entry::Vacant(slot) => {
-                    slot.insert(seq);
-                    None
-                }
-            },
-            StoredKey::Text(text) => {
-                if let Some(seen) = self.texts.get(text) {
-                    return Some(*seen);
-                }
-                self.texts.insert(text.to_owned(), seq);
-                None
-            }
+            StoredKey::Digest(bytes) => self.digests.get(&bytes).copied(),
+            StoredKey::Text(text) => self.texts.get(text).copied(),
         }
     }
 }
@@ -123,26 +115,25 @@ impl SqliteLedger {
         Ok(usize::try_from(stored).is_ok_and(|n| n <= rows))
     }
 
-    /// Writes spot records that arrive in chunks (about `rows_hint` in all), in insertion
-    /// order, in one transaction
+    /// Writes spot records that arrive in chunks, in insertion order, in one transaction
     /// (the bulk path: identities checked in memory against the stored ones and the earlier
     /// records, the key index rebuilt at the end). `record` reads the store record of an
     /// item; `on_duplicate` hears of each record not inserted. When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
-    /// roll back). An abandoned import returns an outcome with `committed` false.
+    /// roll back). An abandoned import returns an outcome with `committed` false. The records
+    /// must have distinct identities (a file's do); two equal ones fail the commit.
     ///
     /// # Errors
     /// Any store failure; the transaction is rolled back.
     pub fn import_stream<T>(
         &mut self,
-        rows_hint: usize,
         chunks: impl Iterator<Item = Vec<T>>,
         record: impl Fn(&T) -> &NewSpotRecord,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
         end: impl FnOnce() -> StreamEnd,
     ) -> PortResult<ImportOutcome> {
         let journal = BulkJournal::enter(&self.conn);
-        let result = self.import_stream_in_tx(rows_hint, chunks, &record, &mut on_duplicate, end);
+        let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, end);
         if journal {
             BulkJournal::leave(&self.conn);
         }
@@ -151,7 +142,6 @@ impl SqliteLedger {
 
     fn import_stream_in_tx<T>(
         &mut self,
-        rows_hint: usize,
         chunks: impl Iterator<Item = Vec<T>>,
         record: &impl Fn(&T) -> &NewSpotRecord,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
@@ -166,7 +156,8 @@ impl SqliteLedger {
         let mut ids = Ids::load(&tx)?;
         let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
         // Every identity of the ledger and of the records so far, with its row's seq.
-        let mut seen = Seen::with_capacity(rows_hint);
+        let stored = usize::try_from(stored_rows(&tx)?).unwrap_or(0);
+        let mut seen = Seen::with_capacity(stored);
         for sql in [
             "SELECT row_key, seq FROM spot_rows",
             "SELECT row_key, seq FROM futures_rows",
@@ -198,7 +189,7 @@ impl SqliteLedger {
                             "a streamed import cannot match content keys",
                         ));
                     }
-                    if let Some(stored_seq) = seen.check_in(&r.row_key, seq) {
+                    if let Some(stored_seq) = seen.get(&r.row_key) {
                         let (account, content_key) = row_by_seq(&tx, stored_seq)?;
                         let duplicate = Duplicate {
                             record: RecordRef::Spot(index),
