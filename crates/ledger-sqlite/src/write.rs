@@ -908,13 +908,12 @@ impl BulkWriter {
     ) -> PortResult<()> {
         use std::fmt::Write as _;
         // Accounts by exact spelling: no case folding per row.
-        let account = match self.accounts.get(r.account.as_str()) {
-            Some(id) => *id,
-            None => {
-                let id = ids.account(tx, &r.account)?;
-                self.accounts.insert(r.account.clone(), id);
-                id
-            }
+        let account = if let Some(id) = self.accounts.get(r.account.as_str()) {
+            *id
+        } else {
+            let id = ids.account(tx, &r.account)?;
+            self.accounts.insert(r.account.clone(), id);
+            id
         };
         let import_id = self.import_id;
         let (code, label) = tx_type_code(&r.tx_type);
