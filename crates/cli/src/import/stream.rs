@@ -58,6 +58,9 @@ pub(super) fn import(
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::sync_channel::<Vec<Item>>(CHANNEL_CHUNKS);
         let digest = scope.spawn(|| super::sha256_hex(bytes));
+        // Written chunks are freed here, off the writing thread (the critical path).
+        let (retired, to_free) = mpsc::channel::<Vec<Item>>();
+        scope.spawn(move || to_free.into_iter().for_each(drop));
         let parser = scope.spawn(move || {
             let mut lines = Vec::with_capacity(rows_hint);
             let streamed = importers::import_bytes_streaming(
@@ -97,6 +100,10 @@ pub(super) fn import(
                     item.key_column,
                     item.identity_key.clone(),
                 ));
+            },
+            |chunk| {
+                // Should the freeing thread be gone, the chunk is freed here instead.
+                let _ = retired.send(chunk);
             },
             || {
                 // The channel is closed: the parser is done.

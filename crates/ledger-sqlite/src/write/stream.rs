@@ -118,7 +118,8 @@ impl SqliteLedger {
     /// Writes spot records that arrive in chunks, in insertion order, in one transaction
     /// (the bulk path: identities checked in memory against the stored ones and the earlier
     /// records, the key index rebuilt at the end). `record` reads the store record of an
-    /// item; `on_duplicate` hears of each record not inserted. When `chunks` is exhausted,
+    /// item; `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
+    /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
     /// must have distinct identities (a file's do); two equal ones fail the commit.
@@ -130,10 +131,11 @@ impl SqliteLedger {
         chunks: impl Iterator<Item = Vec<T>>,
         record: impl Fn(&T) -> &NewSpotRecord,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
+        mut retire: impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
     ) -> PortResult<ImportOutcome> {
         let journal = BulkJournal::enter(&self.conn);
-        let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, end);
+        let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, &mut retire, end);
         if journal {
             BulkJournal::leave(&self.conn);
         }
@@ -145,6 +147,7 @@ impl SqliteLedger {
         chunks: impl Iterator<Item = Vec<T>>,
         record: &impl Fn(&T) -> &NewSpotRecord,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
+        retire: &mut impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
     ) -> PortResult<ImportOutcome> {
         let tx = self
@@ -213,6 +216,7 @@ impl SqliteLedger {
                     }
                     index += 1;
                 }
+                retire(chunk);
             }
         }
         drop(seen);
