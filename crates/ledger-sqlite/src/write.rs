@@ -586,9 +586,18 @@ struct BulkJournal;
 impl BulkJournal {
     /// Switches to the rollback journal; `false` (still WAL) when the file is shared.
     fn enter(conn: &rusqlite::Connection) -> bool {
+        // Another connection makes the switch busy: try once, without waiting for it.
+        if conn.busy_timeout(std::time::Duration::ZERO).is_err() {
+            return false;
+        }
         let mode: rusqlite::Result<String> =
             conn.query_row("PRAGMA journal_mode = DELETE", [], |row| row.get(0));
+        let restored = conn.busy_timeout(crate::BUSY_TIMEOUT).is_ok();
         if !matches!(mode.as_deref(), Ok("delete")) {
+            return false;
+        }
+        if !restored {
+            Self::leave(conn);
             return false;
         }
         if conn.pragma_update(None, "synchronous", "FULL").is_err() {
@@ -601,9 +610,11 @@ impl BulkJournal {
     /// Back to WAL; when that fails (a reader opened the file meanwhile) the next writable
     /// open switches it back (`configure`).
     fn leave(conn: &rusqlite::Connection) {
+        let _ = conn.busy_timeout(std::time::Duration::ZERO);
         let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |row| {
             row.get::<_, String>(0)
         });
+        let _ = conn.busy_timeout(crate::BUSY_TIMEOUT);
         let _ = conn.pragma_update(None, "synchronous", "NORMAL");
     }
 }
