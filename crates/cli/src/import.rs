@@ -19,6 +19,8 @@ use use_cases::ports::{
 use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
 use crate::{Outcome, UsageError, ledger_path};
 
+mod stream;
+
 /// Files above this many rows get a progress indicator when stderr is a terminal (`cli.md`).
 const PROGRESS_ROWS: usize = 10_000;
 
@@ -126,6 +128,10 @@ pub(crate) fn import_data(
 ) -> FileReport {
     let mut report = FileReport::new(name, "transactions");
     let progress = Progress::start(name, bytes);
+    if let Some(report) = stream::import(store, name, bytes, options, args, &progress) {
+        progress.finish();
+        return report;
+    }
     let (mut result, file_sha256) = parse_and_digest(bytes, options);
     describe_parse(&mut report, &result);
     if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
@@ -161,28 +167,7 @@ pub(crate) fn import_data(
     for duplicate in &outcome.duplicates {
         let position = record_position(&result, &batch, &keys, duplicate.record);
         duplicate_lines.extend(position.lines.iter().copied());
-        if duplicate.other_account {
-            // The warning names the account the row was first imported into (AC-17).
-            let stored = store
-                .row_detail(&duplicate.stored_row_key)
-                .ok()
-                .flatten()
-                .map(|detail| detail.account)
-                .unwrap_or_default();
-            report.findings.push(position.warning(
-                "duplicate-in-other-account",
-                format!("already imported into account \"{stored}\"; not added again"),
-            ));
-        }
-        if duplicate.content_changed {
-            let id = position.key.clone();
-            report.findings.push(position.warning(
-                "source-changed",
-                format!(
-                    "id {id} was imported before with other figures; the stored transaction is kept"
-                ),
-            ));
-        }
+        warn_duplicate(store, &mut report, duplicate, &position);
     }
     // Distinct source lines of the records: a sorted vector, not a set (a million rows).
     let mut record_lines: Vec<u64> = batch
@@ -219,6 +204,37 @@ pub(crate) fn import_data(
     report
 }
 
+/// The warnings a duplicate raises (AC-17, `source-changed`).
+fn warn_duplicate(
+    store: &ledger_sqlite::SqliteLedger,
+    report: &mut FileReport,
+    duplicate: &use_cases::ports::Duplicate,
+    position: &RecordPosition,
+) {
+    if duplicate.other_account {
+        // The warning names the account the row was first imported into (AC-17).
+        let stored = store
+            .row_detail(&duplicate.stored_row_key)
+            .ok()
+            .flatten()
+            .map(|detail| detail.account)
+            .unwrap_or_default();
+        report.findings.push(position.warning(
+            "duplicate-in-other-account",
+            format!("already imported into account \"{stored}\"; not added again"),
+        ));
+    }
+    if duplicate.content_changed {
+        let id = position.key.clone();
+        report.findings.push(position.warning(
+            "source-changed",
+            format!(
+                "id {id} was imported before with other figures; the stored transaction is kept"
+            ),
+        ));
+    }
+}
+
 /// Stages 1–6, with the file digest of the import log computed on a second core meanwhile.
 fn parse_and_digest(bytes: &[u8], options: &ImportOptions) -> (ImportResult, String) {
     std::thread::scope(|scope| {
@@ -229,7 +245,7 @@ fn parse_and_digest(bytes: &[u8], options: &ImportOptions) -> (ImportResult, Str
     })
 }
 
-fn describe_parse(report: &mut FileReport, result: &ImportResult) {
+pub(crate) fn describe_parse(report: &mut FileReport, result: &ImportResult) {
     if let Some(format) = &result.format {
         report.format = Some(format.profile.id().to_owned());
         report.layout = Some(format.layout.to_owned()).filter(|l| !l.is_empty());
@@ -253,7 +269,7 @@ fn describe_parse(report: &mut FileReport, result: &ImportResult) {
 }
 
 /// Where a store-level finding about one record points: its first line and its key cell.
-struct RecordPosition {
+pub(crate) struct RecordPosition {
     lines: Vec<u64>,
     column: usize,
     header: String,
@@ -297,12 +313,26 @@ fn record_position(
             keys.futures.get(index),
         ),
     };
-    let lines = lines.unwrap_or_default();
     let (key_column, identity_key) = keyed.map_or((None, ""), |(c, k)| (*c, k.as_str()));
+    position(
+        lines.unwrap_or_default(),
+        key_column,
+        identity_key,
+        &result.header_cells,
+    )
+}
+
+/// The position of a record with `lines`, its key's column and its identity key.
+pub(crate) fn position(
+    lines: Vec<u64>,
+    key_column: Option<usize>,
+    identity_key: &str,
+    header_cells: &[String],
+) -> RecordPosition {
     let column = key_column.unwrap_or(1);
     let header = column
         .checked_sub(1)
-        .and_then(|i| result.header_cells.get(i))
+        .and_then(|i| header_cells.get(i))
         .cloned()
         .unwrap_or_else(|| "-".to_owned());
     // The id as the source writes it: the field after `v1␟<profile>␟<kind>␟`.
@@ -341,45 +371,8 @@ fn batch(
     let mut keys = BatchKeys::default();
     let format = result.format.as_ref();
     let coinbase_v4 = format.is_some_and(|f| f.profile == Profile::Coinbase && f.layout == "v4");
-    let mut options = Vec::new();
-    if let Some(format) = &args.format {
-        options.extend(["--format".to_owned(), format.clone()]);
-    }
-    if let Some(account) = &args.account {
-        options.extend(["--account".to_owned(), account.clone()]);
-    }
-    if let Some(zone) = &args.timezone {
-        options.extend(["--timezone".to_owned(), zone.clone()]);
-    }
-    for (flag, on) in [
-        ("--assume-fiat-quote", args.assume_fiat_quote),
-        ("--skip-invalid", args.skip_invalid),
-    ] {
-        if on {
-            options.push(flag.to_owned());
-        }
-    }
     let batch = ImportBatch {
-        log: NewImportLog {
-            imported_at: now_for_log(),
-            file_name: name.to_owned(),
-            file_sha256,
-            format: format
-                .map(|f| f.profile.id().to_owned())
-                .unwrap_or_default(),
-            layout: format
-                .map(|f| f.layout.to_owned())
-                .filter(|l| !l.is_empty()),
-            options,
-            rows_read: result.rows_read,
-            skipped: result
-                .skipped
-                .iter()
-                .map(|(reason, count)| (reason.as_str().to_owned(), *count))
-                .collect(),
-            invalid: result.invalid_rows,
-            warnings: result.warnings().count() as u64,
-        },
+        log: import_log(name, file_sha256, result, args),
         spot: std::mem::take(&mut result.transactions)
             .into_iter()
             .map(|mut t| {
@@ -401,6 +394,54 @@ fn batch(
     (batch, keys)
 }
 
+/// The import log entry of a parsed file.
+pub(crate) fn import_log(
+    name: &str,
+    file_sha256: String,
+    result: &ImportResult,
+    args: &ImportArgs,
+) -> NewImportLog {
+    let format = result.format.as_ref();
+    let mut options = Vec::new();
+    if let Some(format) = &args.format {
+        options.extend(["--format".to_owned(), format.clone()]);
+    }
+    if let Some(account) = &args.account {
+        options.extend(["--account".to_owned(), account.clone()]);
+    }
+    if let Some(zone) = &args.timezone {
+        options.extend(["--timezone".to_owned(), zone.clone()]);
+    }
+    for (flag, on) in [
+        ("--assume-fiat-quote", args.assume_fiat_quote),
+        ("--skip-invalid", args.skip_invalid),
+    ] {
+        if on {
+            options.push(flag.to_owned());
+        }
+    }
+    NewImportLog {
+        imported_at: now_for_log(),
+        file_name: name.to_owned(),
+        file_sha256,
+        format: format
+            .map(|f| f.profile.id().to_owned())
+            .unwrap_or_default(),
+        layout: format
+            .map(|f| f.layout.to_owned())
+            .filter(|l| !l.is_empty()),
+        options,
+        rows_read: result.rows_read,
+        skipped: result
+            .skipped
+            .iter()
+            .map(|(reason, count)| (reason.as_str().to_owned(), *count))
+            .collect(),
+        invalid: result.invalid_rows,
+        warnings: result.warnings().count() as u64,
+    }
+}
+
 /// `--dry-run` runs every check against the store, then rolls back.
 pub(crate) fn write_mode(dry_run: bool) -> WriteMode {
     if dry_run {
@@ -414,7 +455,7 @@ fn non_empty(text: String) -> Option<String> {
     Some(text).filter(|t| !t.is_empty())
 }
 
-fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
+pub(crate) fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
     NewSpotRecord {
         account: transaction.account,
         row_key: transaction.identity,

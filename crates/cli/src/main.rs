@@ -10,11 +10,13 @@
     reason = "the binary is the one place that prints"
 )]
 
+mod bench;
 mod corrections;
 mod demo;
 mod import;
 mod ledger_path;
 mod market;
+mod mcp;
 mod report;
 mod reports;
 mod session;
@@ -135,6 +137,15 @@ enum Command {
         after_help = "Example:\n  cartera tools list\n  cartera tools call explain_metric '{\"metric\":\"hhi\"}'"
     )]
     Tools(tools::ToolsCommand),
+    /// Serve the read-only AI tools over MCP on stdin and stdout (for Claude Desktop, Claude Code, local models).
+    #[command(
+        after_help = "Example:\n  cartera mcp --ledger ~/cartera/ledger.sqlite\n  \
+                            cartera mcp --profile local --context-window 32768 --locale en"
+    )]
+    Mcp(mcp::McpArgs),
+    /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -180,6 +191,10 @@ fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(error) => {
+            if let Some(line) = mcp::one_line_usage_error(&error) {
+                eprintln!("{line}");
+                return ExitCode::from(2);
+            }
             // clap prints help and version to stdout with exit 0, usage errors to stderr with 2.
             let _ = error.print();
             return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
@@ -212,6 +227,7 @@ fn main() -> ExitCode {
         Command::Edit(args) => corrections::run_edit(cli.ledger.as_deref(), cli.json, &args),
         Command::Link(args) => corrections::run_link(cli.ledger.as_deref(), cli.json, &args),
         Command::Unlink(args) => corrections::run_unlink(cli.ledger.as_deref(), cli.json, &args),
+        Command::Mcp(args) => mcp::run(cli.ledger.as_deref(), &args),
         Command::HoldingsAt(args) => {
             reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
         }
@@ -223,7 +239,9 @@ fn main() -> ExitCode {
         Command::Prices(PricesCommand::Import(args)) => {
             market::run_prices(cli.ledger.as_deref(), cli.json, &args)
         }
+        Command::Bench(command) => bench::run(cli.ledger.as_deref(), cli.json, &command),
     };
+    bench::report_peak_if_asked();
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Failure) => ExitCode::from(1),

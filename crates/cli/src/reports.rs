@@ -246,8 +246,13 @@ fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
 }
 
 fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
-    let text = serde_json::to_string_pretty(value).context("cannot serialise the answer")?;
-    println!("{text}");
+    use std::io::Write as _;
+    // Streamed into a buffered stdout: a year of a million-row ledger is a 100 MB document,
+    // which need not exist as one string first.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    serde_json::to_writer_pretty(&mut out, value).context("cannot serialise the answer")?;
+    out.write_all(b"\n").context("cannot write the answer")?;
+    out.flush().context("cannot write the answer")?;
     Ok(Outcome::Success)
 }
 

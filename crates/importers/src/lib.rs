@@ -33,12 +33,28 @@ pub use model::{
     Finding, FormatInfo, FuturesRecord, ImportOptions, ImportResult, Level, Profile, SkipReason,
     TZDB_VERSION, Transaction, Zone,
 };
-pub use pipeline::usage_error;
+pub use pipeline::{Streamed, usage_error};
 pub use values::validate_account_name;
 
 /// Reads one exchange or generic file (stages 1–6).
 pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     pipeline::run(bytes, options)
+}
+
+/// Stages 1–6 of a generic CSV whose rows are in time order, handing the transactions to
+/// `sink` in insertion order, in chunks, while the file is read: memory holds a chunk, not the
+/// file's transactions, and the caller can write one chunk while the next is parsed. Other
+/// formats are [`Streamed::Declined`] and a file out of time order [`Streamed::Unsorted`]
+/// (read those with [`import_bytes`]). After the first invalid row no more chunks are sent
+/// unless `send_after_errors` (`--skip-invalid`); the whole file is still read, so the result
+/// reports every invalid row.
+pub fn import_bytes_streaming(
+    bytes: &[u8],
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> Streamed {
+    pipeline::run_streaming(bytes, options, send_after_errors, sink)
 }
 
 /// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.

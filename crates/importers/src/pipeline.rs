@@ -463,6 +463,8 @@ pub(crate) struct Ctx {
     pub(crate) invalid: BTreeSet<u64>,
     pub(crate) skipped: BTreeMap<SkipReason, u64>,
     pub(crate) rows_read: u64,
+    /// Set by a streaming sink that needs no more rows (the file turned out unsorted).
+    pub(crate) stop: bool,
 }
 
 impl Ctx {
@@ -917,9 +919,7 @@ pub(crate) fn push_instant(out: &mut String, instant: Instant) {
 }
 
 /// Orders drafts (timestamp, first line), numbers content keys and computes identities.
-#[allow(clippy::too_many_lines)] // One loop builds both keys; splitting it costs allocations.
 pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>, u64) {
-    use std::fmt::Write as _;
     // Sort a small key array, not the drafts themselves (stable by emission index).
     let mut order: Vec<(Instant, u64, u32)> = drafts
         .iter()
@@ -936,18 +936,8 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
     if !sorted {
         slots = in_order.by_ref().map(Some).collect();
     }
-    // Ordinals keyed by a 128-bit digest of the content fields: no copy of the key per row;
-    // a collision among a file's keys (odds below 1e-26 for 10M rows) is not a practical risk.
-    // The key spells the timestamp, so equal keys share it and, in this order, are adjacent:
-    // the map holds only the current timestamp's keys and stays small and in cache.
-    let mut counters: crate::values::FastMap<u128, u32> = crate::values::FastMap::default();
-    let mut counters_at: Option<Instant> = None;
-    let mut spellings: crate::values::FastMap<String, String> = crate::values::FastMap::default();
-    let mut last_account: (String, String, String) = (String::new(), String::new(), String::new());
+    let mut finisher = Finisher::new(profile);
     let mut out = Vec::with_capacity(order.len());
-    let mut rows = 0u64;
-    // Index in `out` of the current operation's first transaction.
-    let mut primary = 0usize;
     for (_, _, index) in order {
         let next = if sorted {
             in_order.next()
@@ -955,22 +945,65 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
             slots.get_mut(index as usize).and_then(Option::take)
         };
         let Some(d) = next else { continue };
-        if counters_at != Some(d.timestamp) {
-            counters_at = Some(d.timestamp);
+        finisher.push(d, &mut out);
+    }
+    (out, finisher.rows)
+}
+
+/// Numbers content keys and computes identities of drafts that arrive in insertion order
+/// (timestamp, first line); the batch `finish` and the streaming reader share it.
+pub(crate) struct Finisher {
+    profile: Profile,
+    // Ordinals keyed by a 128-bit digest of the content fields: no copy of the key per row;
+    // a collision among a file's keys (odds below 1e-26 for 10M rows) is not a practical risk.
+    // The key spells the timestamp, so equal keys share it and, in this order, are adjacent:
+    // the map holds only the current timestamp's keys and stays small and in cache.
+    counters: crate::values::FastMap<u128, u32>,
+    counters_at: Option<Instant>,
+    spellings: crate::values::FastMap<String, String>,
+    last_account: (String, String, String),
+    /// Index in `out` of the current operation's first transaction.
+    primary: usize,
+    /// Source rows of the operations pushed.
+    pub(crate) rows: u64,
+}
+
+impl Finisher {
+    pub(crate) fn new(profile: Profile) -> Self {
+        Self {
+            profile,
+            counters: crate::values::FastMap::default(),
+            counters_at: None,
+            spellings: crate::values::FastMap::default(),
+            last_account: (String::new(), String::new(), String::new()),
+            primary: 0,
+            rows: 0,
+        }
+    }
+
+    /// Finishes `d` into `out`. A draft with a role must follow its operation's first
+    /// transaction in the same `out`.
+    #[allow(clippy::too_many_lines)] // One pass builds both keys; splitting it costs allocations.
+    pub(crate) fn push(&mut self, d: Draft, out: &mut Vec<Transaction>) {
+        use std::fmt::Write as _;
+        if self.counters_at != Some(d.timestamp) {
+            self.counters_at = Some(d.timestamp);
             // A burst of one timestamp may have grown the map: clearing stays O(burst).
-            if counters.capacity() > 1024 {
-                counters = crate::values::FastMap::default();
-            } else if !counters.is_empty() {
-                counters.clear();
+            if self.counters.capacity() > 1024 {
+                self.counters = crate::values::FastMap::default();
+            } else if !self.counters.is_empty() {
+                self.counters.clear();
             }
         }
+        let last_account = &mut self.last_account;
         if d.account != last_account.0 {
             let lower = d.account.to_lowercase();
-            let spelled = spellings
+            let spelled = self
+                .spellings
                 .entry(lower.clone())
                 .or_insert_with(|| d.account.clone())
                 .clone();
-            last_account = (d.account.clone(), spelled, lower);
+            *last_account = (d.account.clone(), spelled, lower);
         }
         // Reuse the draft's own string when it already has the first-seen spelling.
         let account = if d.account == last_account.1 {
@@ -981,7 +1014,7 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         let mut base = String::with_capacity(160);
         base.push_str("v1");
         base.push(SEP);
-        base.push_str(profile.id());
+        base.push_str(self.profile.id());
         base.push(SEP);
         base.push_str("content");
         base.push(SEP);
@@ -1012,7 +1045,8 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
                 base.push(SEP);
             }
         }
-        let count = counters
+        let count = self
+            .counters
             .entry(values::digest128(base.as_bytes()))
             .or_insert(0);
         *count += 1;
@@ -1020,6 +1054,7 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         base.push(SEP);
         let _ = write!(base, "{ordinal}");
         let content_key = base;
+        let primary = self.primary;
         let identity_key = match (&d.key, &d.role) {
             (KeyBase::Declared(k, _), None) => k.clone(),
             (KeyBase::Declared(k, _), Some(r)) => format!("{k}{SEP}{r}"),
@@ -1034,9 +1069,10 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
         };
         let identity = values::sha256_hex(&identity_key);
         if d.role.is_none() {
-            rows += 1 + d.extra_lines.len() as u64;
-            primary = out.len();
+            self.rows += 1 + d.extra_lines.len() as u64;
+            self.primary = out.len();
         }
+        let primary = self.primary;
         let group_id = match d.group {
             GroupRef::None => None,
             GroupRef::Text(t) => Some(t),
@@ -1071,7 +1107,6 @@ pub(crate) fn finish(profile: Profile, drafts: Vec<Draft>) -> (Vec<Transaction>,
             lines,
         });
     }
-    (out, rows)
 }
 
 /// The output of one profile reader.
@@ -1080,19 +1115,30 @@ pub(crate) struct ProfileOutput {
     pub(crate) futures: Vec<crate::model::FuturesRecord>,
 }
 
-/// Stages 1–6 for one spot or futures file.
-#[allow(clippy::too_many_lines)] // The stages in order; each is a short call.
-pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
+/// Stages 1 and 2 and the header checks: either a finished result (a file-level error) or
+/// the context to read the rows with.
+#[allow(clippy::large_enum_variant)] // Built once per file and taken apart at once.
+enum Start<'a> {
+    Done(ImportResult),
+    Rows {
+        result: ImportResult,
+        ctx: Ctx,
+        records: Records<'a>,
+        format: FormatInfo,
+    },
+}
+
+fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
     let mut result = ImportResult::default();
     let text = match reader::decode(bytes) {
         Ok(Decoded::Text(t)) => t,
         Ok(Decoded::Zip) => {
             result.findings.push(reader::spreadsheet());
-            return result;
+            return Start::Done(result);
         }
         Err(f) => {
             result.findings.push(f);
-            return result;
+            return Start::Done(result);
         }
     };
     let mut records = Records::new(text);
@@ -1101,7 +1147,7 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         Ok(found) => found,
         Err(f) => {
             result.findings.push(f);
-            return result;
+            return Start::Done(result);
         }
     };
     records.consume(index + 1);
@@ -1110,7 +1156,7 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     result.format = Some(format.clone());
     if let Some(f) = header.check_cells() {
         result.findings.push(f);
-        return result;
+        return Start::Done(result);
     }
     if let Some((col, code, msg)) = option_error(format.profile, format.layout, options) {
         let i = if col.is_empty() {
@@ -1119,14 +1165,46 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
             header.find(col).unwrap_or(0)
         };
         result.findings.push(header.error(i, code, msg));
-        return result;
+        return Start::Done(result);
     }
-    let mut ctx = Ctx {
+    let ctx = Ctx {
         header,
         findings: Vec::new(),
         invalid: BTreeSet::new(),
         skipped: BTreeMap::new(),
         rows_read: 0,
+        stop: false,
+    };
+    Start::Rows {
+        result,
+        ctx,
+        records,
+        format,
+    }
+}
+
+/// Moves the context's counts and findings into the result and sorts the findings.
+fn conclude(mut result: ImportResult, ctx: Ctx) -> ImportResult {
+    result.rows_read = ctx.rows_read;
+    result.skipped = ctx.skipped;
+    result.invalid_rows = ctx.invalid.len() as u64;
+    result.findings.extend(ctx.findings);
+    result
+        .findings
+        .sort_by_key(|a| (!a.file_level, a.line, a.column));
+    result
+}
+
+/// Stages 1–6 for one spot or futures file.
+pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
+    let (mut result, mut ctx, mut records, format) = match start(bytes, options) {
+        Start::Done(result) => return result,
+        Start::Rows {
+            result,
+            ctx,
+            records,
+            format,
+        } => (result, ctx, records, format),
     };
     let account = options
         .account
@@ -1154,9 +1232,6 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         ),
     };
     let file_level = ctx.findings.iter().any(|f| f.file_level);
-    result.rows_read = ctx.rows_read;
-    result.skipped = ctx.skipped;
-    result.invalid_rows = ctx.invalid.len() as u64;
     if !file_level {
         let (transactions, rows) = finish(format.profile, out.drafts);
         result.transactions = transactions;
@@ -1165,11 +1240,77 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         result.rows_in_records = rows + futures.len() as u64;
         result.futures = futures;
     }
-    result.findings.extend(ctx.findings);
-    result
-        .findings
-        .sort_by_key(|a| (!a.file_level, a.line, a.column));
-    result
+    conclude(result, ctx)
+}
+
+/// What a streaming read did (`crate::import_bytes_streaming`).
+#[derive(Debug)]
+pub enum Streamed {
+    /// The file was read; its transactions went to the sink (`transactions` is empty).
+    Done(ImportResult),
+    /// The file is not a generic CSV: nothing was sent; read it with `import_bytes`.
+    Declined,
+    /// A row is earlier than one before it, so insertion order differs from file order: the
+    /// reading stopped, the chunks sent so far are void; read it with `import_bytes`.
+    Unsorted,
+}
+
+/// Transactions per chunk handed to a streaming sink.
+const CHUNK: usize = 8192;
+
+/// Stages 1–6 of a generic file in time order, handing the transactions to `sink` in chunks
+/// while the file is read. After the first invalid row no more chunks are sent unless
+/// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
+/// `sink` returns false it receives nothing more.
+pub(crate) fn run_streaming(
+    bytes: &[u8],
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> Streamed {
+    let (mut result, mut ctx, mut records, format) = match start(bytes, options) {
+        Start::Done(result) => return Streamed::Done(result),
+        Start::Rows {
+            result,
+            ctx,
+            records,
+            format,
+        } => (result, ctx, records, format),
+    };
+    if format.profile != Profile::Generic {
+        return Streamed::Declined;
+    }
+    let mut finisher = Finisher::new(format.profile);
+    let mut chunk: Vec<Transaction> = Vec::with_capacity(CHUNK);
+    let mut last: Option<(Instant, u64)> = None;
+    let mut unsorted = false;
+    let mut open = true;
+    crate::profiles::generic::read_into(&mut ctx, &mut records, options, &mut |ctx, draft| {
+        if last.is_some_and(|l| (draft.timestamp, draft.line) < l) {
+            unsorted = true;
+            ctx.stop = true;
+            return;
+        }
+        last = Some((draft.timestamp, draft.line));
+        open = open && (send_after_errors || ctx.invalid.is_empty());
+        if !open {
+            return;
+        }
+        if draft.role.is_none() && chunk.len() >= CHUNK {
+            open = sink(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
+        }
+        finisher.push(draft, &mut chunk);
+    });
+    if unsorted {
+        return Streamed::Unsorted;
+    }
+    let file_level = ctx.findings.iter().any(|f| f.file_level);
+    open = open && (send_after_errors || ctx.invalid.is_empty());
+    if !file_level && open && !chunk.is_empty() {
+        sink(chunk);
+    }
+    result.rows_in_records = finisher.rows;
+    Streamed::Done(conclude(result, ctx))
 }
 
 /// Reads every data row, checking the field count; calls `f` for the rows that pass.
@@ -1180,6 +1321,9 @@ pub(crate) fn for_rows(
 ) {
     let mut record = ByteRecord::new();
     while let Some(line) = records.next_into(&mut record) {
+        if ctx.stop {
+            break;
+        }
         ctx.rows_read += 1;
         if let Some(mut finding) = ctx.header.field_count(&record) {
             finding.line = line;

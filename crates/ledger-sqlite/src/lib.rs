@@ -22,6 +22,7 @@ use use_cases::PortResult;
 use crate::error::map_err;
 
 pub use schema::SCHEMA_VERSION;
+pub use write::StreamEnd;
 
 /// A ledger store over one SQLite file.
 #[derive(Debug)]
@@ -86,12 +87,14 @@ impl SqliteLedger {
     }
 }
 
+/// How long a statement waits for another connection's lock.
+pub(crate) const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The page cache (negative: KiB): 64 MiB.
 const DEFAULT_CACHE_KIB: i64 = -65_536;
 
 fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
-    conn.busy_timeout(std::time::Duration::from_secs(5))
-        .map_err(map_err)?;
+    conn.busy_timeout(BUSY_TIMEOUT).map_err(map_err)?;
     if writable {
         // 8 KiB pages: shallower B-trees for the row-key index (only effective on a new file).
         conn.pragma_update(None, "page_size", 8192)

@@ -528,9 +528,12 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
     let ids = asset_ids(conn, &symbols)?;
     let mut out = Vec::new();
     for (id, asset) in ids {
+        // `wanted` is sorted by asset: this asset's requests are one contiguous run.
+        let begin = wanted.partition_point(|(a, _)| *a < asset);
+        let end = wanted.partition_point(|(a, _)| *a <= asset);
         // Coalesce the windows of this asset into disjoint day ranges, each queried once.
         let mut range: Option<(i64, i64)> = None;
-        for (_, day) in wanted.iter().filter(|(a, _)| *a == asset) {
+        for (_, day) in wanted.get(begin..end).unwrap_or_default() {
             let start = day.saturating_sub(PRICE_WINDOW_DAYS);
             range = match range {
                 Some((from, to)) if start <= to.saturating_add(1) => Some((from, to.max(*day))),

@@ -24,6 +24,10 @@ use crate::codec::{
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
 
+mod stream;
+
+pub use stream::StreamEnd;
+
 const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
 /// Caches of one write transaction: asset ids and accounts by folded name.
@@ -518,14 +522,22 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
 
     // A big batch inserts into a row-key index larger than the default cache: give the bulk
     // load room so its random inserts stay in memory, then return to the default.
+    // With the rollback journal, appended pages that leave the cache go straight to the
+    // file, so the default cache does.
     let bulk = batch.spot.len() + batch.futures.len() > BULK_ROWS;
-    if bulk {
+    let journal = bulk
+        && bulk_candidate(&ledger.conn, batch, ledger.bulk_min_records)?
+        && BulkJournal::enter(&ledger.conn);
+    if bulk && !journal {
         ledger
             .conn
             .pragma_update(None, "cache_size", BULK_CACHE_KIB)
             .map_err(map_err)?;
     }
     let result = import_in_tx(ledger, batch, order);
+    if journal {
+        BulkJournal::leave(&ledger.conn);
+    }
     if bulk {
         ledger
             .conn
@@ -534,6 +546,81 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
     }
     result
 }
+
+/// Whether a batch will probably take the bulk path (checked again inside the transaction).
+fn bulk_candidate(
+    conn: &rusqlite::Connection,
+    batch: &ImportBatch,
+    threshold: usize,
+) -> PortResult<bool> {
+    if batch.spot.len() < threshold
+        || !batch.futures.is_empty()
+        || batch.spot.iter().any(|r| r.dedupe_by_content_key)
+    {
+        return Ok(false);
+    }
+    let stored = stored_rows(conn)?;
+    Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
+}
+
+fn stored_rows(conn: &rusqlite::Connection) -> PortResult<i64> {
+    conn.query_row(
+        "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
+        [],
+        |row| row.get(0),
+    )
+    .map_err(map_err)
+}
+
+/// The journal of a bulk import (docs/decisions.md, import throughput). In WAL mode every page of a
+/// million-row import is written twice, to the WAL and again by the checkpoint. A rollback
+/// journal records only the pages that existed before the transaction (and the file's old
+/// size); the appended pages go straight into the database file. The transaction stays
+/// atomic: a process killed mid-import leaves a hot journal that the next open plays back,
+/// truncating the file to its old size. `synchronous = FULL` syncs the journal before the
+/// database is touched and the database before the journal is deleted, so a commit is
+/// durable. Switching out of WAL needs the only connection to the file: when a reader (the
+/// MCP server) has it open the switch fails and the import runs in WAL mode as usual.
+struct BulkJournal;
+
+impl BulkJournal {
+    /// Switches to the rollback journal; `false` (still WAL) when the file is shared.
+    fn enter(conn: &rusqlite::Connection) -> bool {
+        // Another connection makes the switch busy: try once, without waiting for it.
+        if conn.busy_timeout(std::time::Duration::ZERO).is_err() {
+            return false;
+        }
+        let mode: rusqlite::Result<String> =
+            conn.query_row("PRAGMA journal_mode = DELETE", [], |row| row.get(0));
+        let restored = conn.busy_timeout(crate::BUSY_TIMEOUT).is_ok();
+        if !matches!(mode.as_deref(), Ok("delete")) {
+            return false;
+        }
+        if !restored {
+            Self::leave(conn);
+            return false;
+        }
+        if conn.pragma_update(None, "synchronous", "FULL").is_err() {
+            Self::leave(conn);
+            return false;
+        }
+        true
+    }
+
+    /// Back to WAL; when that fails (a reader opened the file meanwhile) the next writable
+    /// open switches it back (`configure`).
+    fn leave(conn: &rusqlite::Connection) {
+        let _ = conn.busy_timeout(std::time::Duration::ZERO);
+        let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |row| {
+            row.get::<_, String>(0)
+        });
+        let _ = conn.busy_timeout(crate::BUSY_TIMEOUT);
+        let _ = conn.pragma_update(None, "synchronous", "NORMAL");
+    }
+}
+
+/// The page cache while the bulk path builds the key index (sets the sorter's run size).
+const SORT_CACHE_KIB: i64 = -16_384;
 
 /// Batches above this many records get the bulk cache.
 const BULK_ROWS: usize = 50_000;
@@ -634,13 +721,7 @@ fn bulk_eligible(tx: &Transaction<'_>, batch: &ImportBatch, threshold: usize) ->
     {
         return Ok(false);
     }
-    let stored: i64 = tx
-        .query_row(
-            "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
-            [],
-            |row| row.get(0),
-        )
-        .map_err(map_err)?;
+    let stored = stored_rows(tx)?;
     Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
 }
 
@@ -760,9 +841,21 @@ fn bulk_import(
         .map_err(map_err)?;
     let seq = bulk_insert(tx, ids, &to_insert, import_id, first_seq)?;
     outcome.added_spot += to_insert.len() as u64;
+    rebuild_key_index(tx)?;
+    Ok(seq)
+}
+
+/// Creates the row-key index the bulk path dropped. The build sorts every key: SQLite's
+/// sorter sorts runs of at most the cache size, on worker threads when allowed, then merges
+/// them, so the cache is kept small meanwhile (the caller restores it).
+fn rebuild_key_index(tx: &Transaction<'_>) -> PortResult<()> {
+    tx.pragma_update(None, "threads", 2).map_err(map_err)?;
+    tx.pragma_update(None, "cache_size", SORT_CACHE_KIB)
+        .map_err(map_err)?;
     tx.execute_batch("CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)")
         .map_err(map_err)?;
-    Ok(seq)
+    tx.pragma_update(None, "threads", 0).map_err(map_err)?;
+    Ok(())
 }
 
 /// Appends `value` to `buf` as stored (a zero is unsigned) and returns its byte range.
@@ -779,8 +872,7 @@ fn push_decimal(buf: &mut String, value: Option<Decimal>) -> Option<std::ops::Ra
 
 /// The bulk path's row loop: one statement prepared once, parameters bound in place from
 /// one reused text buffer (no per-row allocation, no statement-cache lookup of the SQL),
-/// and the account id reused while consecutive rows name the same account. Returns the next
-/// `seq`.
+/// and account ids looked up by the name as written. Returns the next `seq`.
 fn bulk_insert(
     tx: &Transaction<'_>,
     ids: &mut Ids,
@@ -788,20 +880,53 @@ fn bulk_insert(
     import_id: i64,
     first_seq: i64,
 ) -> PortResult<i64> {
-    use std::fmt::Write as _;
     let mut statement = tx.prepare(INSERT_SPOT_BULK).map_err(map_err)?;
-    let mut buf = String::with_capacity(256);
-    let mut last_account: Option<(&str, i64)> = None;
+    let mut writer = BulkWriter::new(import_id);
     let mut seq = first_seq;
     for r in rows {
-        let account = match last_account {
-            Some((name, id)) if name == r.account => id,
-            _ => {
-                let id = ids.account(tx, &r.account)?;
-                last_account = Some((&r.account, id));
-                id
-            }
+        writer.insert(tx, &mut statement, ids, r, seq)?;
+        seq = seq
+            .checked_add(1)
+            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+    }
+    Ok(seq)
+}
+
+/// The reused state of the bulk insert statement.
+struct BulkWriter {
+    import_id: i64,
+    buf: String,
+    accounts: KeyMap<String, i64>,
+}
+
+impl BulkWriter {
+    fn new(import_id: i64) -> Self {
+        Self {
+            import_id,
+            buf: String::with_capacity(256),
+            accounts: KeyMap::default(),
+        }
+    }
+
+    /// Inserts `r` as row `seq` with the prepared [`INSERT_SPOT_BULK`].
+    fn insert(
+        &mut self,
+        tx: &Transaction<'_>,
+        statement: &mut rusqlite::Statement<'_>,
+        ids: &mut Ids,
+        r: &NewSpotRecord,
+        seq: i64,
+    ) -> PortResult<()> {
+        use std::fmt::Write as _;
+        // Accounts by exact spelling: no case folding per row.
+        let account = if let Some(id) = self.accounts.get(r.account.as_str()) {
+            *id
+        } else {
+            let id = ids.account(tx, &r.account)?;
+            self.accounts.insert(r.account.clone(), id);
+            id
         };
+        let import_id = self.import_id;
         let (code, label) = tx_type_code(&r.tx_type);
         let in_asset = ids.opt_asset(tx, r.inflow.map(|s| s.asset))?;
         let out_asset = ids.opt_asset(tx, r.outflow.map(|s| s.asset))?;
@@ -809,13 +934,14 @@ fn bulk_insert(
         let value_currency = ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?;
         let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
         let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
+        let buf = &mut self.buf;
         buf.clear();
-        let in_qty = push_decimal(&mut buf, r.inflow.map(|s| s.quantity));
-        let out_qty = push_decimal(&mut buf, r.outflow.map(|s| s.quantity));
-        let fee_qty = push_decimal(&mut buf, r.fee.map(|f| f.quantity));
-        let sv = push_decimal(&mut buf, r.stated_value.map(|s| s.amount));
-        let sp = push_decimal(&mut buf, r.stated_price.map(|s| s.amount));
-        let sfv = push_decimal(&mut buf, r.stated_fee_value.map(|s| s.amount));
+        let in_qty = push_decimal(buf, r.inflow.map(|s| s.quantity));
+        let out_qty = push_decimal(buf, r.outflow.map(|s| s.quantity));
+        let fee_qty = push_decimal(buf, r.fee.map(|f| f.quantity));
+        let sv = push_decimal(buf, r.stated_value.map(|s| s.amount));
+        let sp = push_decimal(buf, r.stated_price.map(|s| s.amount));
+        let sfv = push_decimal(buf, r.stated_fee_value.map(|s| s.amount));
         let lines_start = buf.len();
         for (i, line) in r.source_lines.iter().enumerate() {
             if i > 0 {
@@ -823,6 +949,7 @@ fn bulk_insert(
             }
             let _ = write!(buf, "{line}");
         }
+        let buf = &self.buf;
         let text = |range: Option<std::ops::Range<usize>>| range.and_then(|r| buf.get(r));
         let bind = |statement: &mut rusqlite::Statement<'_>| -> rusqlite::Result<usize> {
             statement.raw_bind_parameter(1, seq)?;
@@ -851,12 +978,9 @@ fn bulk_insert(
             statement.raw_bind_parameter(24, r.content_key.as_deref())?;
             statement.raw_execute()
         };
-        bind(&mut statement).map_err(map_err)?;
-        seq = seq
-            .checked_add(1)
-            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+        bind(statement).map_err(map_err)?;
+        Ok(())
     }
-    Ok(seq)
 }
 
 fn exists(tx: &Transaction<'_>, sql: &str, key: &str) -> PortResult<bool> {

@@ -275,13 +275,20 @@ fn a_killed_import_leaves_the_ledger_exactly_as_before() {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    // Kill it once the write transaction has started spilling pages into the WAL, or after a
-    // while in any case (then it dies while parsing, which must be just as harmless).
+    // Kill it once the write transaction has started spilling pages into the WAL, or (a bulk
+    // import runs with a rollback journal) into the database file while the journal exists,
+    // or after a while in any case (then it dies while parsing, which must be just as
+    // harmless).
     let wal = dir.path().join("ledger.sqlite-wal");
+    let journal = dir.path().join("ledger.sqlite-journal");
+    let size = |path: &std::path::Path| std::fs::metadata(path).map_or(0, |m| m.len());
     let started = Instant::now();
-    let base = std::fs::metadata(&wal).map_or(0, |m| m.len());
+    let base = size(&wal);
+    let base_db = size(&ledger);
     while started.elapsed() < Duration::from_secs(20) {
-        if std::fs::metadata(&wal).is_ok_and(|m| m.len() > base + 64 * 1024) {
+        if size(&wal) > base + 64 * 1024
+            || (journal.exists() && size(&ledger) > base_db + 64 * 1024)
+        {
             break;
         }
         if child.try_wait().unwrap().is_some() {
@@ -408,4 +415,104 @@ fn version_names_the_time_zone_database() {
     assert!(output.status.success());
     let text = stdout(&output);
     assert!(text.starts_with("cartera 0.0.0 (tzdb 20"), "{text}");
+}
+
+/// A generic file large enough for the streamed path (over 3 MiB), in time order, with
+/// `bad` rows (0-based) whose amount does not parse.
+fn large_generic(path: &Path, rows: u64, bad: &[u64]) {
+    let mut text = format!("{GENERIC_HEADER}\n");
+    for i in 0..rows {
+        let amount = if bad.contains(&i) {
+            "x".to_owned()
+        } else {
+            format!("0.{:06}", 1 + i % 999_999)
+        };
+        writeln!(
+            text,
+            "2023-05-{:02}T{:02}:{:02}:{:02}Z,BUY,Stream {},BTC,{amount},EUR,{},EUR,0.5,,,s-{i},,bulk row",
+            1 + i / 86_400,
+            i / 3600 % 24,
+            i / 60 % 60,
+            i % 60,
+            i % 3,
+            10 + i % 1000
+        )
+        .unwrap();
+    }
+    assert!(text.len() > 3 << 20, "the file must take the streamed path");
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_large_file_streams_all_or_nothing_and_reports_every_bad_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("large.csv");
+    let rows = 45_000;
+    large_generic(&file, rows, &[7, 44_990]);
+    let name = file.to_str().unwrap();
+    // Default: rejected, nothing written, both bad rows reported.
+    let output = run(&ledger, &["import", name]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains(&format!(
+            "{name}:9:5: error[bad-decimal] column \"in_amount\": \"x\" is not a plain decimal number\n"
+        )),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!("{name}:44992:5: error[bad-decimal]")),
+        "{errors}"
+    );
+    assert!(stdout(&output).contains("  result        rejected\n"));
+    assert_eq!(counts(&ledger), (0, 0, 0));
+    // --dry-run with --skip-invalid: the report of a write, nothing written.
+    let output = run(&ledger, &["import", name, "--skip-invalid", "--dry-run"]);
+    let report = stdout(&output);
+    assert!(
+        report.contains("  added         44998 transactions\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  result        dry run: nothing written\n"),
+        "{report}"
+    );
+    assert_eq!(counts(&ledger), (0, 0, 0));
+    // --skip-invalid: the valid rows, in file order, one import log entry.
+    let output = run(&ledger, &["import", name, "--skip-invalid"]);
+    assert_eq!(output.status.code(), Some(1));
+    let report = stdout(&output);
+    assert!(
+        report.contains("  added         44998 transactions\n"),
+        "{report}"
+    );
+    assert!(report.contains("  invalid rows  2\n"), "{report}");
+    assert!(
+        report.contains("  result        imported with invalid rows\n"),
+        "{report}"
+    );
+    assert_eq!(counts(&ledger), (1, 44_998, 0));
+    let stored = stored_rows(&ledger);
+    assert_eq!(stored.len(), 44_998);
+    assert_eq!(
+        stored.first().map(String::as_str),
+        Some(
+            "1 Stream 0 2023-05-01T00:00:00Z BUY in=0.000001 BTC out=10 EUR fee=0.5 EUR value= group="
+        )
+    );
+    assert_eq!(
+        stored.last().map(String::as_str),
+        Some(
+            "44998 Stream 2 2023-05-01T12:29:59Z BUY in=0.045 BTC out=1009 EUR fee=0.5 EUR value= group="
+        )
+    );
+    // Again: every row is a duplicate, nothing changes.
+    let output = run(&ledger, &["--json", "import", name, "--skip-invalid"]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], 44_998);
+    assert_eq!(report["files"][0]["rows"]["duplicate"], 44_998);
+    assert_eq!(counts(&ledger), (1, 44_998, 0));
+    assert_eq!(stored_rows(&ledger), stored);
 }

@@ -5,10 +5,14 @@
 
 mod acceptance;
 mod ai_payloads;
+mod bench;
 mod corrections;
 mod demo;
 mod errors;
 mod import;
+mod mcp_stdio;
+mod mcp_support;
+mod mcp_transcript;
 mod reports;
 mod support;
 mod tools;

@@ -4,7 +4,7 @@
 
 use shared_types::FuturesKind;
 
-use super::{Ledger, buy, future, sell, swap, transfer_in, transfer_out};
+use super::{Ledger, airdrop, buy, future, mining, sell, staking, swap, transfer_in, transfer_out};
 
 /// `irpf.md` I-5: spot rows e1–e8 and futures rows g1–g2 (no prices).
 pub fn i5() -> Ledger {
@@ -89,5 +89,51 @@ pub fn d14() -> Ledger {
             sell("v3", "Kraken", "2024-01-05T10:00:00Z")
                 .inflow("21000", "EUR")
                 .outflow("0.5", "BTC"),
+        )
+}
+
+/// `irpf.md` I-6: rows f1–f9, an incomplete 2023 and a complete 2024 (no prices).
+pub fn i6() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("f1", "Kraken", "2023-02-01T10:00:00Z")
+                .inflow("100", "DOT")
+                .outflow("500.00", "EUR"),
+        )
+        .row(
+            sell("f2", "Kraken", "2023-03-01T10:00:00Z")
+                .inflow("420.00", "EUR")
+                .outflow("100", "DOT"),
+        )
+        .row(
+            buy("f3", "Kraken", "2023-03-20T10:00:00Z")
+                .inflow("100", "DOT")
+                .outflow("430.00", "EUR"),
+        )
+        .row(
+            airdrop("f5", "Kraken", "2023-03-23T10:00:00Z")
+                .inflow("20", "ARB")
+                .stated_value("24.00", "EUR"),
+        )
+        .row(staking("f4", "Kraken", "2023-04-01T10:00:00Z").inflow("5", "DOT"))
+        .row(
+            mining("f6", "Rig", "2023-05-01T10:00:00Z")
+                .inflow("0.001", "BTC")
+                .stated_value("25.00", "EUR"),
+        )
+        .row(
+            sell("f7", "Kraken", "2023-06-01T10:00:00Z")
+                .inflow("60.00", "EUR")
+                .outflow("1", "SOL"),
+        )
+        .row(
+            staking("f8", "Kraken", "2023-07-01T10:00:00Z")
+                .inflow("10", "DOT")
+                .stated_value("50.00", "EUR"),
+        )
+        .row(
+            sell("f9", "Kraken", "2024-03-01T10:00:00Z")
+                .inflow("700.00", "EUR")
+                .outflow("100", "DOT"),
         )
 }

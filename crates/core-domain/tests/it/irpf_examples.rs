@@ -11,8 +11,8 @@ use core_domain::irpf::{
 };
 use core_domain::num::{fiat, quantity};
 use core_domain::testkit::{
-    Ledger, Outcome, RowSpec, airdrop, asset, buy, dec, edit, fork, future, migration, mining,
-    reward, sell, staking, swap, transfer_in, transfer_out,
+    Ledger, Outcome, RowSpec, airdrop, asset, buy, dec, edit, fork, future, migration, reward,
+    sell, staking, swap, transfer_in, transfer_out,
 };
 use core_domain::{Asset, Date};
 use shared_types::{CustodyKind, FuturesKind};
@@ -645,49 +645,7 @@ fn i5_modelo100_rows_swap_loss_network_fee_derivatives() {
 }
 
 fn i6() -> Outcome {
-    Ledger::new()
-        .row(
-            buy("f1", "Kraken", "2023-02-01T10:00:00Z")
-                .inflow("100", "DOT")
-                .outflow("500.00", "EUR"),
-        )
-        .row(
-            sell("f2", "Kraken", "2023-03-01T10:00:00Z")
-                .inflow("420.00", "EUR")
-                .outflow("100", "DOT"),
-        )
-        .row(
-            buy("f3", "Kraken", "2023-03-20T10:00:00Z")
-                .inflow("100", "DOT")
-                .outflow("430.00", "EUR"),
-        )
-        .row(
-            airdrop("f5", "Kraken", "2023-03-23T10:00:00Z")
-                .inflow("20", "ARB")
-                .stated_value("24.00", "EUR"),
-        )
-        .row(staking("f4", "Kraken", "2023-04-01T10:00:00Z").inflow("5", "DOT"))
-        .row(
-            mining("f6", "Rig", "2023-05-01T10:00:00Z")
-                .inflow("0.001", "BTC")
-                .stated_value("25.00", "EUR"),
-        )
-        .row(
-            sell("f7", "Kraken", "2023-06-01T10:00:00Z")
-                .inflow("60.00", "EUR")
-                .outflow("1", "SOL"),
-        )
-        .row(
-            staking("f8", "Kraken", "2023-07-01T10:00:00Z")
-                .inflow("10", "DOT")
-                .stated_value("50.00", "EUR"),
-        )
-        .row(
-            sell("f9", "Kraken", "2024-03-01T10:00:00Z")
-                .inflow("700.00", "EUR")
-                .outflow("100", "DOT"),
-        )
-        .run()
+    core_domain::testkit::examples::i6().run()
 }
 
 fn i6_settings() -> IrpfSettings {

@@ -3,19 +3,34 @@
 use core_domain::ledger::StatedAmount;
 use shared_types::SpotTxType;
 
-use crate::model::{ImportOptions, Profile, SkipReason};
+use crate::model::{ImportOptions, SkipReason};
 use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, SEP};
 use crate::reader::{self, Records};
 use crate::values;
 
 const TYPES_LIST: &str = "BUY, SELL, SWAP, DEPOSIT, WITHDRAWAL, STAKING, AIRDROP, REWARD, MINING, SPEND, FEE, TRANSFER_IN, TRANSFER_OUT, MIGRATION_SWAP, PROMOTION, FORK";
 
-#[allow(clippy::too_many_lines, clippy::similar_names)] // One row, fourteen columns: c_ia/c_iq etc. mirror the header.
 pub(crate) fn read(
     ctx: &mut Ctx,
     records: &mut Records<'_>,
     options: &ImportOptions,
 ) -> ProfileOutput {
+    let mut drafts = Vec::with_capacity(records.rows_hint());
+    read_into(ctx, records, options, &mut |_, d| drafts.push(d));
+    ProfileOutput {
+        drafts,
+        futures: Vec::new(),
+    }
+}
+
+/// Reads the rows, handing each draft to `emit` in file order.
+#[allow(clippy::too_many_lines, clippy::similar_names)] // One row, fourteen columns: c_ia/c_iq etc. mirror the header.
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
     let (idx, unknown) = reader::resolve(&ctx.header, &pipeline::GENERIC_COLUMNS);
     if let Some(&i) = unknown.first() {
         let name = ctx.header.name(i).to_owned();
@@ -25,10 +40,7 @@ pub(crate) fn read(
             format!("column \"{name}\" is not part of the generic format"),
         );
         ctx.findings.push(f);
-        return ProfileOutput {
-            drafts: Vec::new(),
-            futures: Vec::new(),
-        };
+        return;
     }
     let col: Vec<usize> = idx.iter().map(|i| i.unwrap_or(0)).collect();
     let [
@@ -47,7 +59,6 @@ pub(crate) fn read(
         c_grp,
         c_note,
     ] = <[usize; 14]>::try_from(col).unwrap_or([0; 14]);
-    let mut drafts = Vec::with_capacity(records.rows_hint());
     let mut ids: crate::values::FastMap<u128, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| reader::cell(rec, c);
@@ -201,7 +212,7 @@ pub(crate) fn read(
                         line,
                     );
                     d.outflow = Some(pipeline::amount(a, q));
-                    drafts.push(d);
+                    emit(ctx, d);
                 }
                 _ => ctx.skip(SkipReason::InternalMovement, 1),
             }
@@ -271,11 +282,6 @@ pub(crate) fn read(
         }
         id.clone_into(&mut d.source_ref);
         note.clone_into(&mut d.note);
-        drafts.push(d);
+        emit(ctx, d);
     });
-    let _ = Profile::Generic;
-    ProfileOutput {
-        drafts,
-        futures: Vec::new(),
-    }
 }

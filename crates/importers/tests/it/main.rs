@@ -17,6 +17,7 @@ mod kraken;
 mod properties;
 mod rates_prices;
 mod snapshots;
+mod streaming;
 
 use importers::{ImportOptions, ImportResult, Transaction};
 

@@ -9,4 +9,5 @@ mod edits;
 mod import;
 mod market;
 mod schema;
+mod stream;
 mod support;

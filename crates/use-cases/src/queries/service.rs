@@ -274,16 +274,19 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         let derived = self.derived()?;
         let zone = derived.settings.fiscal_timezone;
         let mut years = std::collections::BTreeSet::new();
-        let mut assets = std::collections::BTreeSet::new();
+        // A hash set while scanning (a million rows name a few thousand assets), sorted below.
+        let mut seen = std::collections::HashSet::new();
+        let mut days = super::state::FiscalDays::new(zone);
         for row in derived.imported_rows() {
-            years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
+            years.insert(chrono::Datelike::year(&days.date(row.instant)));
             let sides = [
                 row.inflow.map(|a| a.asset),
                 row.outflow.map(|a| a.asset),
                 row.fee.map(|f| f.asset),
             ];
-            assets.extend(sides.into_iter().flatten());
+            seen.extend(sides.into_iter().flatten());
         }
+        let mut assets: std::collections::BTreeSet<_> = seen.into_iter().collect();
         for row in &derived.input.futures {
             years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
             assets.insert(row.settlement_asset);

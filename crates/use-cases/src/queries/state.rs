@@ -17,7 +17,7 @@ use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::quality::{self, IntegrityRow};
-use core_domain::{Account, Asset, Date, Instant, Market, SpotRow};
+use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, SpotRow};
 use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
@@ -81,6 +81,38 @@ struct FullMarket {
     latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)>,
 }
 
+/// Fiscal dates of instants with the bounds of the last day seen kept: rows come in time
+/// order, so nearly every lookup is two comparisons instead of the zone's rules (which compute
+/// the year's daylight-saving switches on every call).
+pub(crate) struct FiscalDays {
+    zone: FiscalTimezone,
+    /// `[start, end)` of the last day seen, and that day.
+    last: Option<(Instant, Instant, Date)>,
+}
+
+impl FiscalDays {
+    /// Dates in `zone`.
+    pub(crate) fn new(zone: FiscalTimezone) -> Self {
+        Self { zone, last: None }
+    }
+
+    /// `zone.fiscal_date(instant)`.
+    pub(crate) fn date(&mut self, instant: Instant) -> Date {
+        if let Some((start, end, day)) = self.last
+            && start <= instant
+            && instant < end
+        {
+            return day;
+        }
+        let day = self.zone.fiscal_date(instant);
+        let start = self.zone.start_of_day(day);
+        let end = self.zone.end_of_day(day);
+        // A bound the rules cannot place keeps the memo empty rather than wrong.
+        self.last = (start <= instant && instant < end).then_some((start, end, day));
+        day
+    }
+}
+
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
 fn benchmark() -> Option<Asset> {
     Asset::new(core_domain::analytics::risk::BENCHMARK).ok()
@@ -142,6 +174,11 @@ impl Derived {
         let mut fiat: BTreeSet<Asset> = BTreeSet::new();
         let mut first: Option<Date> = None;
         let tz = settings.fiscal_timezone;
+        // The engine looks prices up only for the crypto assets a row moves, on the row's
+        // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
+        // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
+        // uses; the union is deduplicated by the store.
+        let mut requests: Vec<(Asset, Date)> = Vec::with_capacity(input.rows.len() * 2);
         let mut note = |asset: Asset| {
             if asset.is_fiat() {
                 fiat.insert(asset);
@@ -149,18 +186,31 @@ impl Derived {
                 crypto.insert(asset);
             }
         };
+        // The fiscal date is computed once per row: the zone rules are not free.
+        let request = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
+            if !asset.is_fiat() {
+                requests.push((asset, days.0));
+                if days.1 != days.0 {
+                    requests.push((asset, days.1));
+                }
+            }
+        };
+        let mut fiscal = FiscalDays::new(tz);
         for effective in &input.rows {
             let row = &effective.row;
-            let day = tz.fiscal_date(row.instant);
+            let day = fiscal.date(row.instant);
+            let days = (day, row.instant.utc_date());
             first = Some(first.map_or(day, |f| f.min(day)));
             for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
                 .into_iter()
                 .flatten()
             {
                 note(amount.asset);
+                request(&mut requests, amount.asset, days);
             }
             if let Some(fee) = &row.fee {
                 note(fee.asset);
+                request(&mut requests, fee.asset, days);
             }
             for stated in [
                 row.stated_value,
@@ -177,27 +227,23 @@ impl Derived {
             }
         }
         for row in &input.futures {
-            let day = tz.fiscal_date(row.instant);
+            let day = fiscal.date(row.instant);
             first = Some(first.map_or(day, |f| f.min(day)));
+            let days = (day, row.instant.utc_date());
             note(row.settlement_asset);
+            request(&mut requests, row.settlement_asset, days);
             if let Some(fee) = row.fee_asset {
                 note(fee);
+                request(&mut requests, fee, days);
             }
         }
         if let Some(btc) = benchmark() {
             crypto.insert(btc);
         }
         let crypto: Vec<Asset> = crypto.into_iter().collect();
-        let prices = match first {
-            Some(first) => store.prices_for(
-                &crypto,
-                first
-                    .checked_sub_days(chrono::Days::new(7))
-                    .unwrap_or(first),
-                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
-            )?,
-            None => Vec::new(),
-        };
+        requests.sort_unstable();
+        requests.dedup();
+        let prices = store.price_candidates(&requests)?;
         for price in &prices {
             fiat.insert(price.currency);
         }

@@ -1,0 +1,216 @@
+//! The streamed import of a large generic file: one thread parses and validates the file in
+//! chunks while this one writes each chunk into the open store transaction, so parsing and
+//! inserting overlap on two cores and memory holds a few chunks, not the file's records.
+//!
+//! `imports.md` §1.15 orders stages 1–6 before stage 7 opens the transaction; what it
+//! protects is observable: nothing of the file is visible before the commit, and a file with
+//! an invalid row writes nothing and reports every invalid row. Both hold here: the rows go
+//! into an uncommitted transaction, the parser reads the whole file even after an invalid
+//! row (it only stops sending chunks), and the transaction is committed only when the parse
+//! ended without errors (or `--skip-invalid`), otherwise rolled back.
+
+use std::sync::mpsc;
+
+use importers::{ImportOptions, ImportResult, Streamed, Transaction};
+use ledger_sqlite::StreamEnd;
+use use_cases::ports::NewSpotRecord;
+
+use super::{ImportArgs, Progress, RecordPosition};
+use crate::report::{FileReport, FileResult, FindingOut, RowCounts};
+
+/// Files from this size (about 50,000 generic rows) are streamed.
+const STREAM_MIN_BYTES: usize = 3 << 20;
+
+/// Chunks in flight between the parser and the writer.
+const CHANNEL_CHUNKS: usize = 4;
+
+/// A store record with what a duplicate warning needs of its source.
+struct Item {
+    record: NewSpotRecord,
+    key_column: Option<usize>,
+    identity_key: String,
+}
+
+/// What the parser thread hands back.
+struct Parsed {
+    streamed: Streamed,
+    /// Source lines of the records sent (sorted and deduplicated by the writer side).
+    lines: Vec<u64>,
+}
+
+/// Imports a large generic file in time order through the streamed path; `None` when the
+/// file is not one (other formats, rows out of time order, small files, a ledger larger
+/// than the file): the caller then takes the batch path, nothing having been written.
+pub(super) fn import(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    bytes: &[u8],
+    options: &ImportOptions,
+    args: &ImportArgs,
+    progress: &Progress,
+) -> Option<FileReport> {
+    let rows_hint = bytes.len() / 64;
+    if bytes.len() < STREAM_MIN_BYTES || !store.can_stream_import(rows_hint).unwrap_or(false) {
+        return None;
+    }
+    let skip_invalid = args.skip_invalid;
+    let dry_run = args.dry_run;
+    std::thread::scope(|scope| {
+        let (sender, receiver) = mpsc::sync_channel::<Vec<Item>>(CHANNEL_CHUNKS);
+        let digest = scope.spawn(|| super::sha256_hex(bytes));
+        // Written chunks are freed here, off the writing thread (the critical path).
+        let (retired, to_free) = mpsc::channel::<Vec<Item>>();
+        scope.spawn(move || to_free.into_iter().for_each(drop));
+        let parser = scope.spawn(move || {
+            let mut lines = Vec::with_capacity(rows_hint);
+            let streamed = importers::import_bytes_streaming(
+                bytes,
+                options,
+                skip_invalid,
+                &mut |chunk: Vec<Transaction>| {
+                    let items = chunk
+                        .into_iter()
+                        .map(|mut t| {
+                            lines.extend_from_slice(&t.lines);
+                            let key_column = t.key_column;
+                            let identity_key = std::mem::take(&mut t.identity_key);
+                            Item {
+                                record: super::spot_record(t, false),
+                                key_column,
+                                identity_key,
+                            }
+                        })
+                        .collect();
+                    sender.send(items).is_ok()
+                },
+            );
+            Parsed { streamed, lines }
+        });
+        let mut parser = Some(parser);
+        let mut parsed: Option<Parsed> = None;
+        let mut digest = Some(digest);
+        // Positions of the duplicates, in insertion order.
+        let mut positions: Vec<(Vec<u64>, Option<usize>, String)> = Vec::new();
+        let written = store.import_stream(
+            receiver.into_iter(),
+            |item: &Item| &item.record,
+            |item, _| {
+                positions.push((
+                    item.record.source_lines.clone(),
+                    item.key_column,
+                    item.identity_key.clone(),
+                ));
+            },
+            |chunk| {
+                // Should the freeing thread be gone, the chunk is freed here instead.
+                let _ = retired.send(chunk);
+            },
+            || {
+                // The channel is closed: the parser is done.
+                let Some(done) = parser.take().and_then(|p| p.join().ok()) else {
+                    return StreamEnd::Abandon;
+                };
+                let end = match &done.streamed {
+                    Streamed::Done(result)
+                        if !result.file_rejected() && (skip_invalid || !result.has_errors()) =>
+                    {
+                        if dry_run {
+                            StreamEnd::DryRun
+                        } else {
+                            let sha = digest
+                                .take()
+                                .and_then(|d| d.join().ok())
+                                .unwrap_or_else(|| super::sha256_hex(bytes));
+                            StreamEnd::Commit(super::import_log(name, sha, result, args))
+                        }
+                    }
+                    _ => StreamEnd::Abandon,
+                };
+                parsed = Some(done);
+                end
+            },
+        );
+        // A store failure ends the write early: the receiver is gone, so the parser reads on
+        // without sending and finishes (its findings are still reported).
+        if let Some(p) = parser.take() {
+            parsed = p.join().ok();
+        }
+        let parsed = parsed?;
+        let result = match parsed.streamed {
+            Streamed::Done(result) => result,
+            Streamed::Declined | Streamed::Unsorted => return None,
+        };
+        progress.set_message(format!("finishing {name}"));
+        Some(report(
+            store,
+            name,
+            &result,
+            parsed.lines,
+            &positions,
+            written,
+            args,
+        ))
+    })
+}
+
+fn report(
+    store: &ledger_sqlite::SqliteLedger,
+    name: &str,
+    result: &ImportResult,
+    mut lines: Vec<u64>,
+    positions: &[(Vec<u64>, Option<usize>, String)],
+    written: use_cases::PortResult<use_cases::ports::ImportOutcome>,
+    args: &ImportArgs,
+) -> FileReport {
+    let mut report = FileReport::new(name, "transactions");
+    super::describe_parse(&mut report, result);
+    if result.file_rejected() || (result.has_errors() && !args.skip_invalid) {
+        report.finish(FileResult::Rejected);
+        return report;
+    }
+    let outcome = match written {
+        Ok(outcome) => outcome,
+        Err(error) => {
+            report.findings.push(FindingOut {
+                level: "error",
+                code: "store-error",
+                line: result.header_line.unwrap_or(1),
+                column: 1,
+                header: "-".to_owned(),
+                message: format!("the ledger could not be written ({error}); nothing was imported"),
+            });
+            report.finish(FileResult::Rejected);
+            return report;
+        }
+    };
+    report.added = outcome.added_spot + outcome.added_futures;
+    report.duplicates = outcome.duplicates.len() as u64;
+    let mut duplicate_lines = std::collections::BTreeSet::new();
+    for (duplicate, (lines, key_column, identity_key)) in outcome.duplicates.iter().zip(positions) {
+        let position: RecordPosition = super::position(
+            lines.clone(),
+            *key_column,
+            identity_key,
+            &result.header_cells,
+        );
+        duplicate_lines.extend(position.lines.iter().copied());
+        super::warn_duplicate(store, &mut report, duplicate, &position);
+    }
+    lines.sort_unstable();
+    lines.dedup();
+    let duplicate_rows = duplicate_lines.len() as u64;
+    report.rows = Some(RowCounts {
+        added: (lines.len() as u64).saturating_sub(duplicate_rows),
+        duplicate: duplicate_rows,
+        skipped: result.skipped_total(),
+        invalid: result.invalid_rows,
+    });
+    report.finish(if args.dry_run {
+        FileResult::DryRun
+    } else if result.has_errors() {
+        FileResult::ImportedWithInvalidRows
+    } else {
+        FileResult::Imported
+    });
+    report
+}

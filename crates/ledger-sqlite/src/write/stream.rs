@@ -1,0 +1,309 @@
+//! The streamed bulk import: records arrive in chunks while the file is still being parsed on
+//! another thread, and go into one transaction (`imports.md` §1.15: nothing is visible
+//! before the commit, and a rejected file rolls everything back).
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
+use use_cases::PortResult;
+use use_cases::ports::{
+    Duplicate, DuplicateMatch, ImportOutcome, NewImportLog, NewSpotRecord, RecordRef,
+};
+
+use super::{
+    BulkJournal, BulkWriter, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
+    rebuild_key_index, stored_rows, to_i64,
+};
+use crate::SqliteLedger;
+use crate::codec::{StoredKey, key_col};
+use crate::error::{corrupt, map_err};
+use crate::read::{ledger_version, meta_value};
+
+/// How a streamed import ends, decided once the parse is over.
+#[derive(Debug)]
+pub enum StreamEnd {
+    /// Commit, with the import log entry as the parse completed it.
+    Commit(NewImportLog),
+    /// Roll back and report what would have been written (`--dry-run`).
+    DryRun,
+    /// Roll back: the file was rejected, or it must be read another way.
+    Abandon,
+}
+
+/// Every identity of the ledger, with its row's seq: hex SHA-256 keys (all the importers
+/// write) as their 32 bytes, any other key as text. The records of one stream are not added:
+/// they have distinct identities (one file's, which the importer makes unique), and should
+/// two agree the key index refuses the second when it is rebuilt, failing the commit.
+struct Seen {
+    digests: HashMap<[u8; 32], i64, BuildHasherDefault<DigestHasher>>,
+    texts: KeyMap<String, i64>,
+}
+
+/// SHA-256 digests are uniformly distributed: their first eight bytes are a hash already.
+#[derive(Default, Clone, Copy)]
+struct DigestHasher(u64);
+
+impl Hasher for DigestHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut word = [0u8; 8];
+        for (slot, byte) in word.iter_mut().zip(bytes) {
+            *slot = *byte;
+        }
+        self.0 ^= u64::from_le_bytes(word);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Seen {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            digests: HashMap::with_capacity_and_hasher(capacity, BuildHasherDefault::default()),
+            texts: KeyMap::default(),
+        }
+    }
+
+    fn insert(&mut self, row_key: &str, seq: i64) {
+        match StoredKey::new(row_key) {
+            StoredKey::Digest(bytes) => {
+                self.digests.insert(bytes, seq);
+            }
+            StoredKey::Text(text) => {
+                self.texts.insert(text.to_owned(), seq);
+            }
+        }
+    }
+
+    /// The seq of the stored row with `row_key`.
+    fn get(&self, row_key: &str) -> Option<i64> {
+        if self.digests.is_empty() && self.texts.is_empty() {
+            return None;
+        }
+        match StoredKey::new(row_key) {
+            StoredKey::Digest(bytes) => self.digests.get(&bytes).copied(),
+            StoredKey::Text(text) => self.texts.get(text).copied(),
+        }
+    }
+}
+
+/// The account (folded) and content key of the row `seq`, spot or futures.
+fn row_by_seq(tx: &Transaction<'_>, seq: i64) -> PortResult<(String, Option<String>)> {
+    tx.prepare_cached(
+        "SELECT a.name_fold, r.content_key \
+         FROM (SELECT account_id, content_key FROM spot_rows WHERE seq = ?1 \
+               UNION ALL \
+               SELECT account_id, content_key FROM futures_rows WHERE seq = ?1) AS r \
+         JOIN accounts a ON a.id = r.account_id",
+    )
+    .and_then(|mut s| {
+        s.query_row([seq], |row| Ok((row.get(0)?, row.get(1)?)))
+            .optional()
+    })
+    .map_err(map_err)?
+    .ok_or_else(|| corrupt("seq", format!("no row {seq}")))
+}
+
+impl SqliteLedger {
+    /// Whether a streamed import of about `rows` records may run: the ledger holds no more
+    /// rows than that, so loading its identities and rebuilding the key index costs less
+    /// than a checked insert per record.
+    pub fn can_stream_import(&self, rows: usize) -> PortResult<bool> {
+        let stored = stored_rows(&self.conn)?;
+        Ok(usize::try_from(stored).is_ok_and(|n| n <= rows))
+    }
+
+    /// Writes spot records that arrive in chunks, in insertion order, in one transaction
+    /// (the bulk path: identities checked in memory against the stored ones and the earlier
+    /// records, the key index rebuilt at the end). `record` reads the store record of an
+    /// item; `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
+    /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
+    /// `end` decides: commit (with the final import log entry), dry run or abandon (both
+    /// roll back). An abandoned import returns an outcome with `committed` false. The records
+    /// must have distinct identities (a file's do); two equal ones fail the commit.
+    ///
+    /// # Errors
+    /// Any store failure; the transaction is rolled back.
+    pub fn import_stream<T>(
+        &mut self,
+        chunks: impl Iterator<Item = Vec<T>>,
+        record: impl Fn(&T) -> &NewSpotRecord,
+        mut on_duplicate: impl FnMut(&T, &Duplicate),
+        mut retire: impl FnMut(Vec<T>),
+        end: impl FnOnce() -> StreamEnd,
+    ) -> PortResult<ImportOutcome> {
+        let journal = BulkJournal::enter(&self.conn);
+        let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, &mut retire, end);
+        if journal {
+            BulkJournal::leave(&self.conn);
+        }
+        result
+    }
+
+    fn import_stream_in_tx<T>(
+        &mut self,
+        chunks: impl Iterator<Item = Vec<T>>,
+        record: &impl Fn(&T) -> &NewSpotRecord,
+        on_duplicate: &mut impl FnMut(&T, &Duplicate),
+        retire: &mut impl FnMut(Vec<T>),
+        end: impl FnOnce() -> StreamEnd,
+    ) -> PortResult<ImportOutcome> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)
+            .map_err(map_err)?;
+        // A placeholder entry: rows reference its id; the counts are written at the end.
+        let import_id = insert_log(&tx, &placeholder_log())?;
+        let mut ids = Ids::load(&tx)?;
+        let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
+        // Every identity of the ledger and of the records so far, with its row's seq.
+        let stored = usize::try_from(stored_rows(&tx)?).unwrap_or(0);
+        let mut seen = Seen::with_capacity(stored);
+        for sql in [
+            "SELECT row_key, seq FROM spot_rows",
+            "SELECT row_key, seq FROM futures_rows",
+        ] {
+            let mut statement = tx.prepare(sql).map_err(map_err)?;
+            let mut rows = statement.query([]).map_err(map_err)?;
+            while let Some(row) = rows.next().map_err(map_err)? {
+                let key = key_col(row.get_ref(0).map_err(map_err)?)?;
+                seen.insert(&key, row.get(1).map_err(map_err)?);
+            }
+        }
+        tx.execute_batch("DROP INDEX spot_rows_key")
+            .map_err(map_err)?;
+        let mut outcome = ImportOutcome::default();
+        let mut seq = first_seq;
+        {
+            let mut statement = tx.prepare(INSERT_SPOT_BULK).map_err(map_err)?;
+            let mut writer = BulkWriter::new(import_id);
+            let mut index = 0usize;
+            for chunk in chunks {
+                for item in &chunk {
+                    let r = record(item);
+                    if r.row_key.is_empty() {
+                        return Err(super::invalid("row key", "a record has an empty identity"));
+                    }
+                    if r.dedupe_by_content_key {
+                        return Err(super::invalid(
+                            "record",
+                            "a streamed import cannot match content keys",
+                        ));
+                    }
+                    if let Some(stored_seq) = seen.get(&r.row_key) {
+                        let (account, content_key) = row_by_seq(&tx, stored_seq)?;
+                        let duplicate = Duplicate {
+                            record: RecordRef::Spot(index),
+                            stored_row_key: r.row_key.clone(),
+                            other_account: account != r.account.trim().to_lowercase(),
+                            content_changed: matches!(
+                                (r.content_key.as_deref(), content_key.as_deref()),
+                                (Some(new), Some(old)) if new != old
+                            ),
+                            matched_by: DuplicateMatch::Identity,
+                            within_batch: stored_seq >= first_seq,
+                        };
+                        on_duplicate(item, &duplicate);
+                        outcome.duplicates.push(duplicate);
+                    } else {
+                        writer.insert(&tx, &mut statement, &mut ids, r, seq)?;
+                        outcome.added_spot += 1;
+                        seq = seq
+                            .checked_add(1)
+                            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+                    }
+                    index += 1;
+                }
+                retire(chunk);
+            }
+        }
+        drop(seen);
+        let log = match end() {
+            StreamEnd::Commit(log) => log,
+            StreamEnd::DryRun => {
+                tx.rollback().map_err(map_err)?;
+                outcome.ledger_version = ledger_version(&self.conn)?;
+                return Ok(outcome);
+            }
+            StreamEnd::Abandon => {
+                tx.rollback().map_err(map_err)?;
+                return Ok(ImportOutcome::default());
+            }
+        };
+        rebuild_key_index(&tx)?;
+        tx.pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
+            .map_err(map_err)?;
+        let added = outcome.added_spot;
+        if added > 0 {
+            let last = u64::try_from(seq - 1).map_err(|e| corrupt("seq", e))?;
+            let first = u64::try_from(first_seq).map_err(|e| corrupt("seq", e))?;
+            outcome.seq_range = Some((first, last));
+            tx.prepare_cached("UPDATE meta SET value = ?1 WHERE key = 'next_seq'")
+                .and_then(|mut s| s.execute([seq]))
+                .map_err(map_err)?;
+            bump_version(&tx)?;
+        }
+        complete_log(&tx, import_id, &log, added, outcome.duplicates.len() as u64)?;
+        outcome.created_accounts = std::mem::take(&mut ids.created);
+        outcome.ledger_version = ledger_version(&tx)?;
+        tx.commit().map_err(map_err)?;
+        outcome.committed = true;
+        outcome.import_id = Some(import_id);
+        Ok(outcome)
+    }
+}
+
+fn placeholder_log() -> NewImportLog {
+    NewImportLog {
+        imported_at: core_domain::Instant::from_unix_nanos(0),
+        file_name: String::new(),
+        file_sha256: String::new(),
+        format: String::new(),
+        layout: None,
+        options: Vec::new(),
+        rows_read: 0,
+        skipped: Vec::new(),
+        invalid: 0,
+        warnings: 0,
+    }
+}
+
+/// Writes the final import log entry over the placeholder.
+fn complete_log(
+    tx: &Transaction<'_>,
+    id: i64,
+    log: &NewImportLog,
+    added: u64,
+    duplicates: u64,
+) -> PortResult<()> {
+    let skipped: Vec<String> = log
+        .skipped
+        .iter()
+        .map(|(reason, count)| format!("{reason}={count}"))
+        .collect();
+    let sep = crate::codec::SEP.to_string();
+    tx.execute(
+        "UPDATE import_log SET imported_at = ?2, file_name = ?3, file_sha256 = ?4, format = ?5, \
+         layout = ?6, options = ?7, rows_read = ?8, skipped = ?9, invalid = ?10, \
+         warnings = ?11, added = ?12, duplicates = ?13, replaced = 0 WHERE id = ?1",
+        params![
+            id,
+            log.imported_at.unix_nanos(),
+            log.file_name,
+            log.file_sha256,
+            log.format,
+            log.layout,
+            log.options.join(&sep),
+            to_i64(log.rows_read, "rows read")?,
+            skipped.join(&sep),
+            to_i64(log.invalid, "invalid")?,
+            to_i64(log.warnings, "warnings")?,
+            to_i64(added, "added")?,
+            to_i64(duplicates, "duplicates")?,
+        ],
+    )
+    .map_err(map_err)?;
+    Ok(())
+}

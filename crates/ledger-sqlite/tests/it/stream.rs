@@ -1,0 +1,179 @@
+//! The streamed bulk import (`SqliteLedger::import_stream`): same rows, duplicates and log as
+//! the batch path; abandoned and dry runs write nothing.
+
+use ledger_sqlite::{SqliteLedger, StreamEnd};
+use use_cases::ports::{ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef};
+
+use crate::support::{batch, buy, log, memory};
+
+/// Streams `records` in chunks of two, ending with `end`; returns the outcome and the
+/// indices the duplicate callback heard of.
+fn stream(
+    ledger: &mut SqliteLedger,
+    records: &[NewSpotRecord],
+    end: StreamEnd,
+) -> (ImportOutcome, Vec<String>) {
+    let chunks: Vec<Vec<NewSpotRecord>> = records.chunks(2).map(<[_]>::to_vec).collect();
+    let mut heard = Vec::new();
+    let mut retired = 0;
+    let outcome = ledger
+        .import_stream(
+            chunks.into_iter(),
+            |r: &NewSpotRecord| r,
+            |r, d| {
+                assert_eq!(r.row_key, d.stored_row_key);
+                heard.push(r.row_key.clone());
+            },
+            |chunk| retired += chunk.len(),
+            || end,
+        )
+        .unwrap();
+    assert_eq!(retired, records.len(), "every chunk comes back");
+    (outcome, heard)
+}
+
+fn first() -> Vec<NewSpotRecord> {
+    let mut b = buy("b", "Kraken", "2024-02-01T00:00:00Z", 3);
+    b.content_key = Some("stated".to_owned());
+    vec![buy("a", "Kraken", "2024-01-01T00:00:00Z", 2), b]
+}
+
+fn second() -> Vec<NewSpotRecord> {
+    let mut changed = buy("b", "Kraken", "2024-02-01T00:00:00Z", 3);
+    changed.content_key = Some("other".to_owned());
+    vec![
+        buy("c", "Bitvavo", "2023-12-01T00:00:00Z", 2),
+        changed,
+        buy("d", "bitvavo", "2024-03-01T00:00:00Z", 4),
+        buy("e", "Kraken:spot", "2024-04-01T00:00:00Z", 5),
+        buy("a", "Other", "2024-05-01T00:00:00Z", 6),
+    ]
+}
+
+#[test]
+fn a_stream_stores_what_the_batch_path_stores() {
+    let mut batched = memory();
+    batched
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    let expected = batched
+        .write_import_batch(&batch("two.csv", second()))
+        .unwrap();
+    let mut streamed = memory();
+    streamed
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    let (outcome, heard) = stream(&mut streamed, &second(), StreamEnd::Commit(log("two.csv")));
+    assert_eq!(heard, ["b", "a"]);
+    assert_eq!(
+        outcome
+            .duplicates
+            .iter()
+            .map(|d| (d.record, d.other_account, d.content_changed, d.within_batch))
+            .collect::<Vec<_>>(),
+        [
+            (RecordRef::Spot(1), false, true, false),
+            (RecordRef::Spot(4), true, false, false),
+        ]
+    );
+    assert_eq!(outcome.duplicates, expected.duplicates);
+    assert_eq!(outcome.added_spot, expected.added_spot);
+    assert_eq!(outcome.seq_range, expected.seq_range);
+    assert_eq!(outcome.created_accounts, expected.created_accounts);
+    assert_eq!(outcome.ledger_version, expected.ledger_version);
+    assert!(outcome.committed);
+    assert_eq!(streamed.spot_rows().unwrap(), batched.spot_rows().unwrap());
+    assert_eq!(streamed.accounts().unwrap(), batched.accounts().unwrap());
+    let logs = |l: &SqliteLedger| {
+        l.import_log()
+            .unwrap()
+            .into_iter()
+            .map(|e| (e.log, e.added, e.duplicates))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(logs(&streamed), logs(&batched));
+    // The key index is back: the checked path finds the streamed identities.
+    let again = streamed
+        .write_import_batch(&batch(
+            "three.csv",
+            vec![buy("e", "Kraken:spot", "2024-04-01T00:00:00Z", 5)],
+        ))
+        .unwrap();
+    assert_eq!((again.added_spot, again.duplicates.len()), (0, 1));
+}
+
+#[test]
+fn abandoned_and_dry_streams_write_nothing() {
+    let mut ledger = memory();
+    ledger
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    let before = (
+        ledger.spot_rows().unwrap(),
+        ledger.import_log().unwrap(),
+        ledger.ledger_version().unwrap(),
+    );
+    let (outcome, _) = stream(&mut ledger, &second(), StreamEnd::Abandon);
+    assert!(!outcome.committed);
+    let (dry, heard) = stream(&mut ledger, &second(), StreamEnd::DryRun);
+    assert!(!dry.committed);
+    assert_eq!((dry.added_spot, heard.len()), (3, 2));
+    let after = (
+        ledger.spot_rows().unwrap(),
+        ledger.import_log().unwrap(),
+        ledger.ledger_version().unwrap(),
+    );
+    assert_eq!(after, before);
+    let again = ledger
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    assert_eq!((again.added_spot, again.duplicates.len()), (0, 2));
+}
+
+#[test]
+fn repeated_identities_in_one_stream_fail_the_commit() {
+    let mut ledger = memory();
+    let records = vec![
+        buy("x", "Kraken", "2024-01-01T00:00:00Z", 2),
+        buy("x", "Kraken", "2024-01-02T00:00:00Z", 3),
+    ];
+    let chunks = vec![records];
+    let result = ledger.import_stream(
+        chunks.into_iter(),
+        |r: &NewSpotRecord| r,
+        |_, _| {},
+        drop,
+        || StreamEnd::Commit(log("dup.csv")),
+    );
+    assert!(result.is_err());
+    assert!(ledger.spot_rows().unwrap().is_empty());
+    assert!(ledger.import_log().unwrap().is_empty());
+}
+
+#[test]
+fn a_file_ledger_returns_to_wal_after_a_stream_with_or_without_a_reader() {
+    let dir = std::env::temp_dir().join(format!("cartera-stream-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("ledger.sqlite");
+    // WAL is recorded in the file: a fresh connection reads the mode the file is in.
+    let mode = |_: &SqliteLedger| -> String {
+        rusqlite::Connection::open(&path)
+            .unwrap()
+            .query_row("PRAGMA journal_mode", [], |row| row.get(0))
+            .unwrap()
+    };
+    {
+        let mut ledger = SqliteLedger::open(&path).unwrap();
+        let (outcome, _) = stream(&mut ledger, &first(), StreamEnd::Commit(log("one.csv")));
+        assert_eq!(outcome.added_spot, 2);
+        assert_eq!(mode(&ledger), "wal");
+        // A reader holds the file: the stream keeps WAL and still commits.
+        let reader = ledger_sqlite::ReadOnlyLedger::open(&path).unwrap();
+        assert_eq!(reader.spot_rows().unwrap().len(), 2);
+        let (outcome, _) = stream(&mut ledger, &second(), StreamEnd::Commit(log("two.csv")));
+        assert_eq!(outcome.added_spot, 3);
+        assert_eq!(mode(&ledger), "wal");
+        assert_eq!(reader.spot_rows().unwrap().len(), 5);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
