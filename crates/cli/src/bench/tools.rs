@@ -204,8 +204,13 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
         for _ in 0..WARM_UP {
             let result = host.call(&context, None, name, &arguments);
             result["kind"].as_str().unwrap_or("?").clone_into(&mut kind);
-            chars =
-                serde_json::to_string(&result["payload"]).map_or(0, |text| text.chars().count());
+            // The payload's characters; a truncated result carries only their count.
+            chars = match result["actualChars"].as_u64() {
+                Some(actual) => usize::try_from(actual).unwrap_or(usize::MAX),
+                None => {
+                    serde_json::to_string(&result["payload"]).map_or(0, |text| text.chars().count())
+                }
+            };
             if kind == "error" {
                 return fail(format!("bench tools: {name} {arguments} answered {result}"));
             }
