@@ -3,6 +3,7 @@
 pub(crate) mod engine;
 pub(crate) mod generator;
 pub(crate) mod run;
+pub(crate) mod tools;
 
 use std::path::{Path, PathBuf};
 
@@ -29,6 +30,9 @@ pub(crate) enum BenchCommand {
     /// Internal: where the time of `cartera tax YEAR --json` goes, phase by phase.
     #[command(hide = true)]
     Phases(engine::PhasesArgs),
+    /// Internal: time every AI tool in this process (cold, warm, uncached) and print JSON.
+    #[command(hide = true)]
+    Tools(tools::ToolsArgs),
 }
 
 #[derive(Debug, Args)]
@@ -53,6 +57,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, command: &BenchCommand) -> 
         BenchCommand::Run(args) => run::run(args),
         BenchCommand::Engine(args) => engine::run(ledger, args),
         BenchCommand::Phases(args) => engine::phases(ledger, args),
+        BenchCommand::Tools(args) => tools::run(ledger, args),
     }
 }
 

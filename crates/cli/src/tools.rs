@@ -130,7 +130,7 @@ fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
 }
 
 /// `"ledger:"` + lower-hex SHA-256 of the canonical absolute path (`mcp.md` §1).
-fn tenant_of(path: &Path) -> Result<TenantId> {
+pub(crate) fn tenant_of(path: &Path) -> Result<TenantId> {
     let canonical = std::fs::canonicalize(path)?;
     let digest = Sha256::digest(canonical.to_string_lossy().as_bytes());
     let hex = digest

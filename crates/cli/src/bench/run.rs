@@ -7,7 +7,15 @@
 //!   (`cartera bench engine`), seconds; `engine peak memory` is that process's `VmHWM`;
 //! - `report`: a fresh `cartera tax YEAR --json` process, wall seconds; `report peak memory` its
 //!   `VmHWM` (read by the process itself when `CARTERA_BENCH_PEAK` is set);
-//! - `tools`, `mcp`, `catalogue`: listed in [`PENDING`] until their crates land.
+//! - `tools`: every one of the 25 tools in one child process (`cartera bench tools`): p50 and
+//!   p99 per tool of the first call on a fresh host (cold), of repeated calls (warm, result
+//!   cache hits) and of calls with the derived state warm but an empty result cache
+//!   (uncached); `tools … p99` is the maximum of the per-tool p99s;
+//! - `mcp`: 10,000 sequential `tools/call` requests (the 25 tools round robin, the arguments of
+//!   the tools figure) to one `cartera mcp` process, wall seconds from the first request to the
+//!   last response;
+//! - `catalogue`: the characters (Unicode scalar values) of the `tools/list` payload of the
+//!   metered profile and of the local profile with a 32,768-token context window.
 //!
 //! Every child is this same executable. Results go to a JSON file (one object per figure) and to
 //! a table on stdout.
@@ -42,7 +50,8 @@ pub(crate) struct RunArgs {
     /// Seed of the generated ledgers.
     #[arg(long, default_value = "1")]
     seed: String,
-    /// Only these figures (comma-separated: import, engine, report); all by default.
+    /// Only these figures (comma-separated: import, engine, report, tools, mcp, catalogue); all
+    /// by default.
     #[arg(long, value_name = "LIST")]
     only: Option<String>,
 }
@@ -53,6 +62,9 @@ struct Figure {
     name: String,
     size: String,
     median: Option<f64>,
+    /// 99th percentile (nearest rank), for the latency figures.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    p99: Option<f64>,
     min: Option<f64>,
     max: Option<f64>,
     unit: String,
@@ -83,24 +95,12 @@ impl Figure {
             name: name.to_owned(),
             size: size_label(size),
             median,
+            p99: None,
             min: sorted.first().copied(),
             max: sorted.last().copied(),
             unit: unit.to_owned(),
             target: target(name, size),
             note: None,
-        }
-    }
-
-    fn pending(name: &str, size: &str, unit: &str, note: &str) -> Self {
-        Self {
-            name: name.to_owned(),
-            size: size.to_owned(),
-            median: None,
-            min: None,
-            max: None,
-            unit: unit.to_owned(),
-            target: target(name, 100_000),
-            note: Some(note.to_owned()),
         }
     }
 }
@@ -122,32 +122,6 @@ fn target(name: &str, size: u64) -> Option<String> {
     };
     Some(text.to_owned())
 }
-
-/// Figures whose crates are not built yet: each becomes a `not measured yet` row until a
-/// measurement function replaces it here (name, unit, reason).
-const PENDING: [(&str, &str, &str); 5] = [
-    (
-        "tools warm p99",
-        "ms",
-        "not measured yet: ai-tools not built",
-    ),
-    (
-        "tools cold p99",
-        "ms",
-        "not measured yet: ai-tools not built",
-    ),
-    ("mcp 10,000 calls", "s", "not measured yet: mcp not built"),
-    (
-        "catalogue metered",
-        "chars",
-        "not measured yet: ai-tools not built",
-    ),
-    (
-        "catalogue local",
-        "chars",
-        "not measured yet: ai-tools not built",
-    ),
-];
 
 /// This executable, run as a child.
 fn cartera() -> Result<Command> {
@@ -318,7 +292,7 @@ fn measure_report(ledger: &Path, size: u64, runs: u32) -> Result<Vec<Figure>> {
                 .arg("--ledger")
                 .arg(ledger)
                 .args(["tax", REPORT_YEAR, "--json"])
-                .env("CARTERA_NOW", "2026-06-30T12:00:00Z"),
+                .env("CARTERA_NOW", BENCH_NOW),
             "cartera tax --json",
         )?;
         if stdout.is_empty() {
@@ -337,7 +311,7 @@ fn measure_report(ledger: &Path, size: u64, runs: u32) -> Result<Vec<Figure>> {
                 .arg("--ledger")
                 .arg(ledger)
                 .args(["tax", REPORT_YEAR, "--json"])
-                .env("CARTERA_NOW", "2026-06-30T12:00:00Z")
+                .env("CARTERA_NOW", BENCH_NOW)
                 .env(super::PEAK_VARIABLE, "1"),
             "cartera tax --json",
         )?;
@@ -367,6 +341,269 @@ fn measure_report(ledger: &Path, size: u64, runs: u32) -> Result<Vec<Figure>> {
     ])
 }
 
+/// The figures `--only` can name.
+const FIGURES: [&str; 6] = ["import", "engine", "report", "tools", "mcp", "catalogue"];
+
+/// The clock of every child that computes valuations (a fixed "now": same inputs, same work).
+const BENCH_NOW: &str = "2026-06-30T12:00:00Z";
+
+/// The nearest-rank percentile `q` (0 to 1) of `samples`.
+fn percentile(samples: &[f64], q: f64) -> Option<f64> {
+    let mut sorted = samples.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    #[allow(
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss,
+        clippy::cast_precision_loss,
+        reason = "a rank among at most millions of samples"
+    )]
+    let rank = (q * sorted.len() as f64).ceil() as usize;
+    sorted.get(rank.max(1) - 1).copied()
+}
+
+/// A latency figure: median (p50), p99, min and max of the samples.
+fn latency(name: &str, size: u64, samples: &[f64], note: String) -> Figure {
+    let mut figure = Figure::measured(name, size, samples, "ms");
+    figure.p99 = percentile(samples, 0.99);
+    figure.note = Some(note);
+    figure
+}
+
+/// The arguments the tools child chose: (tool, arguments) in canonical order.
+type ToolArguments = Vec<(String, serde_json::Value)>;
+
+fn read_arguments(document: &serde_json::Value) -> ToolArguments {
+    document["tools"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|row| {
+                    Some((row["tool"].as_str()?.to_owned(), row["arguments"].clone()))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The tool arguments alone (when the tools figure is not measured but mcp is).
+fn tool_arguments(ledger: &Path) -> Result<ToolArguments> {
+    let (_, stdout, _) = run_child(
+        cartera()?
+            .arg("--ledger")
+            .arg(ledger)
+            .args(["bench", "tools", "--args-only", "--year", REPORT_YEAR])
+            .env("CARTERA_NOW", BENCH_NOW),
+        "cartera bench tools --args-only",
+    )?;
+    let document: serde_json::Value =
+        serde_json::from_str(stdout.trim()).context("cannot read the tool arguments")?;
+    Ok(read_arguments(&document))
+}
+
+fn samples_of(row: &serde_json::Value, key: &str) -> Vec<f64> {
+    row[key]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_f64).collect())
+        .unwrap_or_default()
+}
+
+fn measure_tools(ledger: &Path, size: u64, runs: u32) -> Result<(Vec<Figure>, ToolArguments)> {
+    let (_, stdout, _) = run_child(
+        cartera()?
+            .arg("--ledger")
+            .arg(ledger)
+            .args(["bench", "tools", "--year", REPORT_YEAR, "--cold"])
+            .arg(runs.max(5).to_string())
+            .env("CARTERA_NOW", BENCH_NOW),
+        "cartera bench tools",
+    )?;
+    let document: serde_json::Value =
+        serde_json::from_str(stdout.trim()).context("cannot read the tool figures")?;
+    let rows = document["tools"].as_array().cloned().unwrap_or_default();
+    let mut figures = Vec::new();
+    let mut worst: Vec<(f64, String)> = vec![(0.0, String::new()); 3];
+    let modes = [
+        (
+            "cold",
+            "coldMs",
+            "first call on a fresh host: derived state recomputed",
+        ),
+        (
+            "warm",
+            "warmMs",
+            "repeated calls on one host: result cache hits",
+        ),
+        (
+            "warm uncached",
+            "uncachedMs",
+            "derived state warm, empty result cache each call",
+        ),
+    ];
+    for row in &rows {
+        let tool = row["tool"].as_str().unwrap_or("?");
+        let outcome = format!(
+            "{} ({} chars); arguments {}",
+            row["kind"].as_str().unwrap_or("?"),
+            row["payloadChars"],
+            row["arguments"]
+        );
+        for (index, (mode, key, what)) in modes.iter().enumerate() {
+            let samples = samples_of(row, key);
+            let figure = latency(
+                &format!("tool {tool} {mode}"),
+                size,
+                &samples,
+                if index == 0 {
+                    format!("{what}; {} samples; {outcome}", samples.len())
+                } else {
+                    format!("{what}; {} samples", samples.len())
+                },
+            );
+            if let (Some(p99), Some(slot)) = (figure.p99, worst.get_mut(index))
+                && p99 >= slot.0
+            {
+                *slot = (p99, tool.to_owned());
+            }
+            figures.push(figure);
+        }
+    }
+    let mut summaries = Vec::new();
+    for (index, (name, mode)) in [
+        ("tools cold p99", "cold"),
+        ("tools warm p99", "warm"),
+        ("tools warm uncached p99", "warm uncached"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let (value, tool) = worst.get(index).cloned().unwrap_or_default();
+        let mut figure = Figure::measured(name, size, &[value], "ms");
+        figure.note = Some(format!(
+            "max over the {} tools of the per-tool p99 ({mode}); slowest: {tool}",
+            rows.len()
+        ));
+        summaries.push(figure);
+    }
+    summaries.extend(figures);
+    Ok((summaries, read_arguments(&document)))
+}
+
+/// Writes one request line and reads one response line into `line`.
+fn exchange(
+    input: &mut std::process::ChildStdin,
+    output: &mut std::io::BufReader<std::process::ChildStdout>,
+    request: &serde_json::Value,
+    line: &mut String,
+) -> Result<()> {
+    use std::io::{BufRead as _, Write as _};
+    writeln!(input, "{request}")?;
+    input.flush()?;
+    line.clear();
+    if output.read_line(line)? == 0 {
+        return fail("cartera mcp closed its output");
+    }
+    Ok(())
+}
+
+/// Calls per `mcp` run.
+const MCP_CALLS: usize = 10_000;
+
+fn measure_mcp(ledger: &Path, size: u64, runs: u32, arguments: &ToolArguments) -> Result<Figure> {
+    use std::io::BufReader;
+    if arguments.is_empty() {
+        return fail("bench mcp: no tool arguments");
+    }
+    let mut samples = Vec::new();
+    let mut first_calls = Vec::new();
+    for _ in 0..runs.min(3) {
+        let mut child = cartera()?
+            .arg("--ledger")
+            .arg(ledger)
+            .arg("mcp")
+            .env("CARTERA_NOW", BENCH_NOW)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot start cartera mcp")?;
+        let (Some(mut input), Some(output)) = (child.stdin.take(), child.stdout.take()) else {
+            return fail("cartera mcp: no pipes");
+        };
+        let mut output = BufReader::new(output);
+        let mut line = String::new();
+        exchange(
+            &mut input,
+            &mut output,
+            &serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "cartera-bench", "version": "0"}}}),
+            &mut line,
+        )?;
+        let started = Instant::now();
+        let mut first = 0.0;
+        for (index, (tool, args)) in arguments.iter().cycle().take(MCP_CALLS).enumerate() {
+            let id = index + 1;
+            exchange(
+                &mut input,
+                &mut output,
+                &serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": {"name": tool, "arguments": args}}),
+                &mut line,
+            )?;
+            let response: serde_json::Value =
+                serde_json::from_str(&line).context("cartera mcp answered no JSON")?;
+            if response["id"] != id || response["result"]["isError"] != false {
+                return fail(format!("cartera mcp: {tool} {args} answered {line}"));
+            }
+            if index == 0 {
+                first = started.elapsed().as_secs_f64();
+            }
+        }
+        samples.push(started.elapsed().as_secs_f64());
+        first_calls.push(first);
+        drop(input);
+        let _ = child.wait();
+    }
+    let mut figure = Figure::measured("mcp 10,000 calls", size, &samples, "s");
+    figure.note = Some(format!(
+        "one `cartera mcp` process per run, the 25 tools round robin ({} calls each, arguments \
+         of the tools figure), one request at a time; the first call (derived state computed) \
+         took {:.3} s",
+        MCP_CALLS / arguments.len(),
+        first_calls.iter().copied().fold(0.0, f64::max)
+    ));
+    Ok(figure)
+}
+
+/// Characters of the `tools/list` payloads (size-independent: measured once).
+fn measure_catalogue() -> Result<Vec<Figure>> {
+    let local = ai_tools::Profile::local(32_768).context("local profile")?;
+    let mut figures = Vec::new();
+    for (name, profile, what) in [
+        (
+            "catalogue metered",
+            ai_tools::Profile::Metered,
+            "metered profile, 25 tools",
+        ),
+        (
+            "catalogue local",
+            local,
+            "local profile, context window 32768, 14 tools",
+        ),
+    ] {
+        let text = ai_tools::schemas::tools_list_json(profile);
+        #[allow(clippy::cast_precision_loss, reason = "a count for display")]
+        let chars = text.chars().count() as f64;
+        let mut figure = Figure::measured(name, 0, &[chars], "chars");
+        "any".clone_into(&mut figure.size);
+        figure.note = Some(format!(
+            "Unicode scalar values of the compact tools/list text, {what}"
+        ));
+        figures.push(figure);
+    }
+    Ok(figures)
+}
+
 fn format_value(value: Option<f64>, unit: &str) -> String {
     match value {
         None => "-".to_owned(),
@@ -380,13 +617,14 @@ fn print_table(figures: &[Figure]) {
     let mut table = Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_header(vec![
-        "figure", "size", "median", "min", "max", "unit", "target", "note",
+        "figure", "size", "median", "p99", "min", "max", "unit", "target", "note",
     ]);
     for f in figures {
         table.add_row(vec![
             Cell::new(&f.name),
             Cell::new(&f.size).set_alignment(CellAlignment::Right),
             Cell::new(format_value(f.median, &f.unit)).set_alignment(CellAlignment::Right),
+            Cell::new(format_value(f.p99, &f.unit)).set_alignment(CellAlignment::Right),
             Cell::new(format_value(f.min, &f.unit)).set_alignment(CellAlignment::Right),
             Cell::new(format_value(f.max, &f.unit)).set_alignment(CellAlignment::Right),
             Cell::new(&f.unit),
@@ -426,6 +664,32 @@ fn scaling(figures: &[Figure]) -> Vec<Figure> {
     out
 }
 
+/// The tools and mcp figures of a size (the mcp run reuses the tools figure's arguments).
+fn measure_tool_layer(
+    ledger: &Path,
+    size: u64,
+    runs: u32,
+    wants: &dyn Fn(&str) -> bool,
+) -> Result<Vec<Figure>> {
+    let mut figures = Vec::new();
+    let mut arguments = None;
+    if wants("tools") {
+        eprintln!("bench: {} tools", size_label(size));
+        let (tool_figures, chosen) = measure_tools(ledger, size, runs)?;
+        figures.extend(tool_figures);
+        arguments = Some(chosen);
+    }
+    if wants("mcp") {
+        eprintln!("bench: {} mcp", size_label(size));
+        let arguments = match arguments {
+            Some(chosen) => chosen,
+            None => tool_arguments(ledger)?,
+        };
+        figures.push(measure_mcp(ledger, size, runs, &arguments)?);
+    }
+    Ok(figures)
+}
+
 pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
     let seed = parse_seed(&args.seed)?;
     let mut sizes = Vec::new();
@@ -445,10 +709,10 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
         .map(|o| o.split(',').map(|s| s.trim().to_owned()).collect())
         .unwrap_or_default();
     for figure in &only {
-        if !["import", "engine", "report"].contains(&figure.as_str()) {
+        if !FIGURES.contains(&figure.as_str()) {
             return Err(UsageError {
                 code: "bad-figure",
-                reason: format!("--only {figure}: the figures are import, engine and report"),
+                reason: format!("--only {figure}: the figures are {}", FIGURES.join(", ")),
             }
             .into());
         }
@@ -509,10 +773,11 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
             eprintln!("bench: {} report", size_label(*size));
             figures.extend(measure_report(&ledger, *size, runs)?);
         }
+        figures.extend(measure_tool_layer(&ledger, *size, runs, &wants)?);
     }
     figures.extend(scaling(&figures));
-    for (name, unit, note) in PENDING {
-        figures.push(Figure::pending(name, "100k", unit, note));
+    if wants("catalogue") {
+        figures.extend(measure_catalogue()?);
     }
     if let Some(parent) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(parent)?;

@@ -14,7 +14,7 @@ use super::lots::parse_symbol;
 use super::settings::default_text;
 use super::state::Derived;
 use crate::error::UseCaseResult;
-use crate::ports::{PriceStore, SettingKey, SettingsStore, StoredQuote};
+use crate::ports::{SettingKey, SettingsStore, StoredQuote};
 
 fn node(
     account: &Account,
@@ -77,8 +77,10 @@ pub(crate) fn list_accounts(derived: &Derived) -> AccountList {
 
 /// `GetLatestPrices`: per symbol, the latest quote in the preferred currency, else EUR, else
 /// any (ties by currency code).
+/// `latest` is [`crate::ports::PriceStore::latest_quotes`] of the current ledger version (the caller caches
+/// it per version: the query scans the whole price table).
 pub(crate) fn latest_prices(
-    store: &dyn PriceStore,
+    latest: &[StoredQuote],
     symbols: &[String],
     preferred: DisplayCurrency,
     now: Instant,
@@ -87,8 +89,7 @@ pub(crate) fn latest_prices(
         .iter()
         .map(|s| parse_symbol("symbols", s))
         .collect::<UseCaseResult<Vec<Asset>>>()?;
-    let latest = store.latest_quotes()?;
-    let mut by_asset: BTreeMap<Asset, Vec<StoredQuote>> = BTreeMap::new();
+    let mut by_asset: BTreeMap<Asset, Vec<&StoredQuote>> = BTreeMap::new();
     for quote in latest {
         by_asset.entry(quote.row.asset).or_default().push(quote);
     }

@@ -8,7 +8,7 @@ use core_domain::analytics::DisplayCurrency;
 
 use super::state::Derived;
 use crate::error::UseCaseResult;
-use crate::ports::{Clock, LedgerRead, PriceStore, RateStore, SettingsStore};
+use crate::ports::{Clock, LedgerRead, PriceStore, RateStore, SettingsStore, StoredQuote};
 use shared_types::dto::TaxReport;
 
 /// A store implementing every read port.
@@ -22,6 +22,9 @@ pub struct LedgerQueries<S> {
     store: Mutex<S>,
     clock: Box<dyn Clock + Send + Sync>,
     cache: Mutex<Option<Arc<Derived>>>,
+    /// The latest quote of every (asset, currency) at a ledger version: `live_prices` reads it
+    /// on every call, and the query behind it scans the whole price table.
+    quotes: Mutex<Option<(u64, Arc<Vec<StoredQuote>>)>>,
     recomputations: AtomicU64,
 }
 
@@ -32,6 +35,7 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
             store: Mutex::new(store),
             clock: Box::new(clock),
             cache: Mutex::new(None),
+            quotes: Mutex::new(None),
             recomputations: AtomicU64::new(0),
         }
     }
@@ -223,7 +227,18 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
                 None => DisplayCurrency::Eur,
             },
         };
-        super::accounts::latest_prices(&*store, &req.symbols, preferred, self.now())
+        let version = store.ledger_version()?;
+        let mut cached = self.quotes.lock().unwrap_or_else(PoisonError::into_inner);
+        let quotes = if let Some((_, quotes)) = cached.as_ref().filter(|(v, _)| *v == version) {
+            Arc::clone(quotes)
+        } else {
+            let quotes = Arc::new(store.latest_quotes()?);
+            *cached = Some((version, Arc::clone(&quotes)));
+            quotes
+        };
+        drop(cached);
+        drop(store);
+        super::accounts::latest_prices(&quotes, &req.symbols, preferred, self.now())
     }
 
     fn list_accounts(&self) -> UseCaseResult<shared_types::dto::AccountList> {

@@ -79,12 +79,15 @@ pub(crate) fn search(derived: &Derived, req: &TxSearchRequest) -> UseCaseResult<
             let row = &e.row;
             let side =
                 |a: Option<core_domain::AssetAmount>| a.is_some_and(|a| Some(a.asset) == symbol);
-            let day = tz.fiscal_date(row.instant);
-            symbol.is_none_or(|_| side(row.inflow) || side(row.outflow))
-                && req.from.is_none_or(|f| day >= f)
-                && req.to.is_none_or(|t| day <= t)
+            let kept = symbol.is_none_or(|_| side(row.inflow) || side(row.outflow))
                 && (req.types.is_empty()
-                    || matches!(&row.tx_type, TxType::Spot(t) if req.types.contains(t)))
+                    || matches!(&row.tx_type, TxType::Spot(t) if req.types.contains(t)));
+            // The fiscal date (daylight-saving rules) last, and only when a bound asks for it.
+            if !kept || (req.from.is_none() && req.to.is_none()) {
+                return kept;
+            }
+            let day = tz.fiscal_date(row.instant);
+            req.from.is_none_or(|f| day >= f) && req.to.is_none_or(|t| day <= t)
         })
         .collect();
     matched.sort_by(|a, b| {
