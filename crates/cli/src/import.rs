@@ -335,12 +335,15 @@ pub(crate) fn position(
         .and_then(|i| header_cells.get(i))
         .cloned()
         .unwrap_or_else(|| "-".to_owned());
-    // The id as the source writes it: the field after `v1␟<profile>␟<kind>␟`.
-    let key = identity_key
-        .split('\u{1f}')
-        .nth(3)
-        .unwrap_or_default()
-        .to_owned();
+    // The id as the source writes it: the field after `v1␟<profile>␟<kind>␟`, except that a
+    // generic id key puts the lower-cased account first (`v1␟generic␟id␟<account>␟<id>`).
+    let fields: Vec<&str> = identity_key.split('\u{1f}').collect();
+    let id_field = if fields.get(1..3) == Some(&["generic", "id"][..]) {
+        4
+    } else {
+        3
+    };
+    let key = fields.get(id_field).copied().unwrap_or_default().to_owned();
     RecordPosition {
         lines,
         column,

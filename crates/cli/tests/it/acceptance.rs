@@ -244,6 +244,32 @@ fn ac_25_an_edited_bitvavo_row_is_a_duplicate_with_source_changed() {
 }
 
 #[test]
+fn an_edited_generic_row_with_an_id_names_its_id_in_source_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = ledger_in(&dir);
+    let original = example("generic/wallets-2024.csv");
+    assert!(
+        run(&ledger, &["import", original.to_str().unwrap()])
+            .status
+            .success()
+    );
+    // The generic id key is `v1␟generic␟id␟<account>␟<id>`: the warning must quote the id, not
+    // the account.
+    let mut lines = example_lines("generic/wallets-2024.csv");
+    lines[2] = lines[2].replace(",BTC,0.01,EUR,650,", ",BTC,0.01,EUR,651,");
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let path = file(&dir, "wallets-2024.csv", &refs);
+    let name = path.to_str().unwrap();
+    let output = run(&ledger, &["import", name]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("{name}:3:12: warning[source-changed] column \"id\": id b2m-0002 was imported before with other figures; the stored transaction is kept")),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
 fn ac_30_two_identical_binance_rows_are_two_transactions() {
     let dir = tempfile::tempdir().unwrap();
     let ledger = ledger_in(&dir);
