@@ -72,6 +72,58 @@ pub fn i5() -> Ledger {
         )
 }
 
+/// `irpf.md` I-2: rows b1–b9 over 2018–2020 (no prices).
+pub fn i2() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("b1", "Kraken", "2018-01-10T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("12000.00", "EUR")
+                .fee("12.00", "EUR"),
+        )
+        .row(
+            staking("b2", "Kraken", "2018-05-10T10:00:00Z")
+                .inflow("0.5", "ETH")
+                .stated_value("200.00", "EUR"),
+        )
+        .row(
+            sell("b3", "Kraken", "2018-06-11T10:00:00Z")
+                .inflow("5800.00", "EUR")
+                .outflow("1", "BTC")
+                .fee("5.80", "EUR"),
+        )
+        .row(
+            buy("b4", "Kraken", "2019-01-02T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("3400.00", "EUR"),
+        )
+        .row(
+            airdrop("b5", "Kraken", "2019-03-01T10:00:00Z")
+                .inflow("50", "XLM")
+                .stated_value("5.00", "EUR"),
+        )
+        .row(
+            sell("b6", "Kraken", "2019-06-01T10:00:00Z")
+                .inflow("7650.00", "EUR")
+                .outflow("1", "BTC"),
+        )
+        .row(
+            buy("b7", "Kraken", "2020-01-02T10:00:00Z")
+                .inflow("0.2", "BTC")
+                .outflow("1284.00", "EUR"),
+        )
+        .row(
+            sell("b8", "Kraken", "2020-06-01T10:00:00Z")
+                .inflow("1702.00", "EUR")
+                .outflow("0.2", "BTC"),
+        )
+        .row(
+            staking("b9", "Kraken", "2020-12-01T10:00:00Z")
+                .inflow("5", "ETH")
+                .stated_value("1000.00", "EUR"),
+        )
+}
+
 /// `domain.md` D-14: rows v1–v3 (no prices).
 pub fn d14() -> Ledger {
     Ledger::new()
