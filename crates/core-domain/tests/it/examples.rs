@@ -955,44 +955,8 @@ fn d11_allocation_remainders() {
 
 #[test]
 fn d12_fiscal_parts_of_the_data_quality_example() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d12r1", "Kraken", "2024-01-01T10:00:00Z")
-                .inflow("2", "BTC")
-                .outflow("60000", "EUR"),
-        )
-        .row(transfer_out("d12r2", "Kraken", "2024-02-01T10:00:00Z").outflow("1", "BTC"))
-        .row(transfer_in("d12r3", "Bitvavo", "2024-03-01T10:00:00Z").inflow("0.3", "BTC"))
-        .row(transfer_in("d12r4", "Bitvavo", "2024-03-02T10:00:00Z").inflow("0.5", "ETH"))
-        .row(
-            buy("d12r5", "Binance", "2024-04-02T10:00:00Z")
-                .inflow("100", "ADA")
-                .stated_value("30", "USDT"),
-        )
-        .row(
-            buy("d12r6", "Kraken", "2024-04-03T10:00:00Z")
-                .inflow("1", "XRP")
-                .outflow("0.50", "EUR")
-                .fee("-0.60", "EUR"),
-        )
-        .row(
-            buy("d12r7", "Kraken", "2023-12-30T12:00:00Z")
-                .inflow("0.01", "BTC")
-                .stated_value("420.00", "USD"),
-        )
-        .row(
-            core_domain::testkit::unknown(
-                "d12r8",
-                "Kraken",
-                "2024-04-05T10:00:00Z",
-                "dust_conversion",
-            )
-            .inflow("0.1", "BNB")
-            .outflow("3", "ADA"),
-        )
-        .price("2024-04-02", "ADA", "0.28", "EUR")
-        .rate("2024-01-02", "USD", "1.0956")
-        .run();
+    // The same rows the custody examples replay.
+    let outcome = crate::custody_examples::d12();
     let ada = outcome.lot("L:d12r5:0");
     assert_eq!(
         (ada.acquisition_value(), ada.provenance(), ada.flags()),
