@@ -227,7 +227,7 @@ impl<'a> Resolver<'a> {
             out_row: u32,
             in_row: u32,
         }
-        let mut groups: HashMap<&str, Group> = HashMap::new(); // tidy:hash-ok: the pairs are sorted before use
+        let mut groups: FastMap<&str, Group> = FastMap::default(); // tidy:hash-ok: the pairs are sorted before use
         for &r in legs {
             if self.is_resolved(r) {
                 continue;
