@@ -30,6 +30,8 @@ pub struct SqliteLedger {
     conn: Connection,
     /// Import batches with at least this many spot records may take the bulk path.
     bulk_min_records: usize,
+    /// Open `LedgerRead::begin_read` scopes; the outermost one owns the read transaction.
+    read_depth: std::cell::Cell<u32>,
 }
 
 impl SqliteLedger {
@@ -58,6 +60,7 @@ impl SqliteLedger {
         Ok(Self {
             conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
+            read_depth: std::cell::Cell::new(0),
         })
     }
 
@@ -67,6 +70,7 @@ impl SqliteLedger {
         Ok(Self {
             conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
+            read_depth: std::cell::Cell::new(0),
         })
     }
 

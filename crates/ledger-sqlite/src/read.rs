@@ -603,23 +603,61 @@ fn settings(conn: &Connection) -> PortResult<Vec<(SettingKey, String)>> {
 }
 
 fn snapshot(conn: &Connection) -> PortResult<LedgerSnapshot> {
-    // One read transaction: every part sees the same committed state.
-    let tx = conn.unchecked_transaction().map_err(map_err)?;
-    let assets = AssetTable::load(&tx)?;
-    let snapshot = LedgerSnapshot {
-        version: ledger_version(&tx)?,
-        accounts: accounts(&tx)?,
-        spot_rows: spot_rows(&tx, &assets)?,
-        futures_rows: futures_rows(&tx, &assets)?,
-        overrides: overrides(&tx, &assets)?,
-        custody_links: custody_links(&tx)?,
+    // One read transaction: every part sees the same committed state (inside a `begin_read`
+    // scope, that scope's).
+    let tx = if conn.is_autocommit() {
+        Some(conn.unchecked_transaction().map_err(map_err)?)
+    } else {
+        None
     };
-    tx.finish().map_err(map_err)?;
+    let assets = AssetTable::load(conn)?;
+    let snapshot = LedgerSnapshot {
+        version: ledger_version(conn)?,
+        accounts: accounts(conn)?,
+        spot_rows: spot_rows(conn, &assets)?,
+        futures_rows: futures_rows(conn, &assets)?,
+        overrides: overrides(conn, &assets)?,
+        custody_links: custody_links(conn)?,
+    };
+    if let Some(tx) = tx {
+        tx.finish().map_err(map_err)?;
+    }
     Ok(snapshot)
 }
 
+/// Opens (outermost scope) or joins a read transaction.
+fn begin_read(conn: &Connection, depth: &std::cell::Cell<u32>) -> PortResult<()> {
+    // A connection already inside a transaction (a write in progress) reads through it.
+    if depth.get() == 0 && conn.is_autocommit() {
+        conn.execute_batch("BEGIN DEFERRED").map_err(map_err)?;
+        depth.set(1);
+    } else if depth.get() > 0 {
+        depth.set(depth.get().saturating_add(1));
+    }
+    Ok(())
+}
+
+/// Closes a scope of [`begin_read`]; the outermost one ends the read transaction.
+fn end_read(conn: &Connection, depth: &std::cell::Cell<u32>) -> PortResult<()> {
+    match depth.get() {
+        0 => Ok(()),
+        1 => {
+            depth.set(0);
+            if conn.is_autocommit() {
+                Ok(())
+            } else {
+                conn.execute_batch("COMMIT").map_err(map_err)
+            }
+        }
+        n => {
+            depth.set(n - 1);
+            Ok(())
+        }
+    }
+}
+
 macro_rules! read_ports {
-    ($ty:ty, $conn:ident => $expr:expr) => {
+    ($ty:ty, $conn:ident => $expr:expr, $depth:expr) => {
         impl LedgerRead for $ty {
             fn ledger_version(&self) -> PortResult<u64> {
                 let $conn = self;
@@ -663,6 +701,14 @@ macro_rules! read_ports {
             fn import_log(&self) -> PortResult<Vec<ImportLogEntry>> {
                 let $conn = self;
                 import_log($expr)
+            }
+            fn begin_read(&self) -> PortResult<()> {
+                let $conn = self;
+                begin_read($expr, $depth)
+            }
+            fn end_read(&self) -> PortResult<()> {
+                let $conn = self;
+                end_read($expr, $depth)
             }
         }
 
@@ -726,5 +772,5 @@ macro_rules! read_ports {
     };
 }
 
-read_ports!(SqliteLedger, ledger => &ledger.conn);
-read_ports!(ReadOnlyLedger, ledger => &ledger.inner.conn);
+read_ports!(SqliteLedger, ledger => &ledger.conn, &ledger.read_depth);
+read_ports!(ReadOnlyLedger, ledger => &ledger.inner.conn, &ledger.inner.read_depth);

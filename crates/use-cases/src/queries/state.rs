@@ -6,7 +6,8 @@
 //! of assets the ledger touches (plus the bitcoin benchmark) and the rates of the currencies
 //! those rows and prices name are loaded.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
@@ -136,8 +137,22 @@ impl Derived {
     }
 
     /// Reads the ledger through the ports and runs the engine.
-    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
     pub fn load<S>(store: &S) -> UseCaseResult<Self>
+    where
+        S: LedgerRead + RateStore + PriceStore + SettingsStore,
+    {
+        // One read scope for the rows, settings, prices and rates: one consistent state, and
+        // the store's read lock taken once rather than per statement (a price window each).
+        store.begin_read()?;
+        let loaded = Self::load_in_scope(store);
+        let ended = store.end_read();
+        let derived = loaded?;
+        ended?;
+        Ok(derived)
+    }
+
+    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
+    fn load_in_scope<S>(store: &S) -> UseCaseResult<Self>
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
     {
@@ -169,33 +184,40 @@ impl Derived {
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
         );
-        // Assets and currencies the ledger names, and the date span of its rows.
-        let mut crypto: BTreeSet<Asset> = BTreeSet::new();
-        let mut fiat: BTreeSet<Asset> = BTreeSet::new();
+        // Assets and currencies the ledger names, and the date span of its rows. Hash sets
+        // while scanning (a few thousand assets over up to millions of legs), sorted below.
+        let mut crypto: HashSet<Asset> = HashSet::new();
+        let mut fiat: HashSet<Asset> = HashSet::new();
         let mut first: Option<Date> = None;
         let tz = settings.fiscal_timezone;
         // The engine looks prices up only for the crypto assets a row moves, on the row's
         // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
         // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
-        // uses; the union is deduplicated by the store.
-        let mut requests: Vec<(Asset, Date)> = Vec::with_capacity(input.rows.len() * 2);
-        let mut note = |asset: Asset| {
+        // uses; the union is deduplicated by the store. Rows come in time order, so a leg whose
+        // asset was last requested at the same dates adds nothing (its request is listed).
+        let mut requests: Vec<(Asset, Date)> = Vec::new();
+        let mut last_days: HashMap<Asset, (Date, Date)> = HashMap::new();
+        let mut leg = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
             if asset.is_fiat() {
                 fiat.insert(asset);
-            } else {
-                crypto.insert(asset);
+                return;
             }
-        };
-        // The fiscal date is computed once per row: the zone rules are not free.
-        let request = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
-            if !asset.is_fiat() {
-                requests.push((asset, days.0));
-                if days.1 != days.0 {
-                    requests.push((asset, days.1));
+            match last_days.entry(asset) {
+                Entry::Occupied(seen) if *seen.get() == days => return,
+                Entry::Occupied(mut seen) => {
+                    seen.insert(days);
                 }
+                Entry::Vacant(slot) => {
+                    slot.insert(days);
+                }
+            }
+            requests.push((asset, days.0));
+            if days.1 != days.0 {
+                requests.push((asset, days.1));
             }
         };
         let mut fiscal = FiscalDays::new(tz);
+        let mut stated_currencies: HashSet<Asset> = HashSet::new();
         for effective in &input.rows {
             let row = &effective.row;
             let day = fiscal.date(row.instant);
@@ -205,12 +227,10 @@ impl Derived {
                 .into_iter()
                 .flatten()
             {
-                note(amount.asset);
-                request(&mut requests, amount.asset, days);
+                leg(&mut requests, amount.asset, days);
             }
             if let Some(fee) = &row.fee {
-                note(fee.asset);
-                request(&mut requests, fee.asset, days);
+                leg(&mut requests, fee.asset, days);
             }
             for stated in [
                 row.stated_value,
@@ -223,24 +243,31 @@ impl Derived {
             .into_iter()
             .flatten()
             {
-                note(stated.currency);
+                stated_currencies.insert(stated.currency);
             }
         }
         for row in &input.futures {
             let day = fiscal.date(row.instant);
             first = Some(first.map_or(day, |f| f.min(day)));
             let days = (day, row.instant.utc_date());
-            note(row.settlement_asset);
-            request(&mut requests, row.settlement_asset, days);
+            leg(&mut requests, row.settlement_asset, days);
             if let Some(fee) = row.fee_asset {
-                note(fee);
-                request(&mut requests, fee, days);
+                leg(&mut requests, fee, days);
+            }
+        }
+        crypto.extend(last_days.keys().copied());
+        for currency in stated_currencies {
+            if currency.is_fiat() {
+                fiat.insert(currency);
+            } else {
+                crypto.insert(currency);
             }
         }
         if let Some(btc) = benchmark() {
             crypto.insert(btc);
         }
-        let crypto: Vec<Asset> = crypto.into_iter().collect();
+        let mut crypto: Vec<Asset> = crypto.into_iter().collect();
+        crypto.sort_unstable();
         requests.sort_unstable();
         requests.dedup();
         let prices = store.price_candidates(&requests)?;
@@ -250,7 +277,8 @@ impl Derived {
         if let Some(usd) = DisplayCurrency::Usd.asset() {
             fiat.insert(usd);
         }
-        let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        let mut fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        fiat.sort_unstable();
         let rates = store.rates_for(&fiat)?;
         let mut last_rate: BTreeMap<Asset, Date> = BTreeMap::new();
         for r in &rates {
