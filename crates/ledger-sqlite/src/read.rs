@@ -130,7 +130,12 @@ fn spot_rows(
             })?;
             match upper {
                 Some(mut rows) => out.append(&mut rows),
-                None => spot_range(conn, assets, Some((mid.saturating_add(1), i64::MAX)), &mut out)?,
+                None => spot_range(
+                    conn,
+                    assets,
+                    Some((mid.saturating_add(1), i64::MAX)),
+                    &mut out,
+                )?,
             }
         }
         _ => spot_range(conn, assets, None, &mut out)?,
@@ -160,7 +165,8 @@ fn upper_rows(
     mid: i64,
     version: u64,
 ) -> PortResult<Option<Vec<SpotRow>>> {
-    let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
     conn.busy_timeout(crate::BUSY_TIMEOUT).map_err(map_err)?;
     conn.pragma_update(None, "mmap_size", 1_i64 << 30)
@@ -170,7 +176,12 @@ fn upper_rows(
         return Ok(None);
     }
     let mut rows = Vec::new();
-    spot_range(&tx, assets, Some((mid.saturating_add(1), i64::MAX)), &mut rows)?;
+    spot_range(
+        &tx,
+        assets,
+        Some((mid.saturating_add(1), i64::MAX)),
+        &mut rows,
+    )?;
     tx.finish().map_err(map_err)?;
     Ok(Some(rows))
 }
@@ -752,7 +763,11 @@ macro_rules! read_ports {
             fn spot_rows(&self) -> PortResult<Vec<SpotRow>> {
                 let $conn = self;
                 let conn = $expr;
-                spot_rows(conn, &AssetTable::load(conn)?, $ledger.parallel_read_min_rows)
+                spot_rows(
+                    conn,
+                    &AssetTable::load(conn)?,
+                    $ledger.parallel_read_min_rows,
+                )
             }
             fn futures_rows(&self) -> PortResult<Vec<FuturesRow>> {
                 let $conn = self;
