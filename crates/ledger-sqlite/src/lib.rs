@@ -30,6 +30,10 @@ pub struct SqliteLedger {
     conn: Connection,
     /// Import batches with at least this many spot records may take the bulk path.
     bulk_min_records: usize,
+    /// Open `LedgerRead::begin_read` scopes; the outermost one owns the read transaction.
+    read_depth: std::cell::Cell<u32>,
+    /// From this many spot rows on, a full read decodes half of them on a second connection.
+    parallel_read_min_rows: u64,
 }
 
 impl SqliteLedger {
@@ -58,6 +62,8 @@ impl SqliteLedger {
         Ok(Self {
             conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
+            read_depth: std::cell::Cell::new(0),
+            parallel_read_min_rows: read::PARALLEL_READ_MIN_ROWS,
         })
     }
 
@@ -67,6 +73,8 @@ impl SqliteLedger {
         Ok(Self {
             conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
+            read_depth: std::cell::Cell::new(0),
+            parallel_read_min_rows: read::PARALLEL_READ_MIN_ROWS,
         })
     }
 
@@ -76,6 +84,15 @@ impl SqliteLedger {
     #[must_use]
     pub fn with_bulk_threshold(mut self, records: usize) -> Self {
         self.bulk_min_records = records;
+        self
+    }
+
+    /// Sets the spot-row count from which a full read splits across two connections. Tests
+    /// use it to run both paths on small ledgers.
+    #[doc(hidden)]
+    #[must_use]
+    pub fn with_parallel_read_threshold(mut self, rows: u64) -> Self {
+        self.parallel_read_min_rows = rows;
         self
     }
 

@@ -93,50 +93,143 @@ fn stated(
         .map(|(currency, amount)| StatedAmount { amount, currency }))
 }
 
+/// Spot rows from which a full read decodes half of them on a second connection and thread:
+/// below it the connection and thread cost more than they save.
+pub(crate) const PARALLEL_READ_MIN_ROWS: u64 = 20_000;
+
 const SPOT_COLUMNS: &str = "seq, row_key, account_id, tx_type, unknown_label, instant, \
      in_asset, in_qty, out_asset, out_qty, fee_asset, fee_qty, sv_amount, sv_ccy, \
      sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id";
 
-fn spot_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<SpotRow>> {
+fn spot_rows(
+    conn: &Connection,
+    assets: &AssetTable,
+    parallel_min_rows: u64,
+) -> PortResult<Vec<SpotRow>> {
     let count = table_count(conn, "SELECT count(*) FROM spot_rows")?;
+    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
     // Table order is seq order, which is ledger order unless an import added older rows
     // (see the schema on why there is no ordering index).
-    let sql = format!("SELECT {SPOT_COLUMNS} FROM spot_rows");
-    let mut statement = conn.prepare_cached(&sql).map_err(map_err)?;
-    let mut rows = statement.query([]).map_err(map_err)?;
-    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
-    while let Some(row) = rows.next().map_err(map_err)? {
-        let v = |i: usize| row.get_ref_unwrap(i);
-        let code = int_col(v(3), "tx_type")?;
-        let tx_type = if code == UNKNOWN_TX_TYPE {
-            TxType::Unknown {
-                source_label: opt_text_col(v(4), "unknown label")?.unwrap_or_default(),
+    let split = if count >= parallel_min_rows {
+        seq_midpoint(conn)?
+    } else {
+        None
+    };
+    match (split, conn.path().filter(|p| !p.is_empty())) {
+        (Some(mid), Some(path)) => {
+            // A large ledger: the rows above the midpoint are read and decoded on a second
+            // connection and thread while this one reads the rest (decoding is most of a
+            // report's read time). The helper's rows count only if it read the same ledger
+            // version; otherwise (a write in between, or any failure) they are read here.
+            let version = ledger_version(conn)?;
+            let upper = std::thread::scope(|scope| {
+                let helper = scope.spawn(|| upper_rows(path, assets, mid, version));
+                let lower = spot_range(conn, assets, Some((i64::MIN, mid)), &mut out);
+                let upper = helper.join().ok().and_then(Result::ok).flatten();
+                lower.map(|()| upper)
+            })?;
+            match upper {
+                Some(mut rows) => out.append(&mut rows),
+                None => spot_range(
+                    conn,
+                    assets,
+                    Some((mid.saturating_add(1), i64::MAX)),
+                    &mut out,
+                )?,
             }
-        } else {
-            TxType::Spot(spot_type_of(code)?)
-        };
-        out.push(SpotRow {
-            seq: seq_of(int_col(v(0), "seq")?)?,
-            row_key: key_col(v(1))?,
-            account_id: account_id(int_col(v(2), "account id")?)?,
-            tx_type,
-            instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
-            inflow: side(assets, v(6), v(7), "in")?
-                .map(|(asset, quantity)| AssetAmount { asset, quantity }),
-            outflow: side(assets, v(8), v(9), "out")?
-                .map(|(asset, quantity)| AssetAmount { asset, quantity }),
-            fee: side(assets, v(10), v(11), "fee")?
-                .map(|(asset, quantity)| Fee { asset, quantity }),
-            stated_value: stated(assets, v(12), v(13), "stated value")?,
-            stated_price: stated(assets, v(14), v(15), "stated price")?,
-            stated_fee_value: stated(assets, v(16), v(17), "stated fee value")?,
-            transfer_group_id: opt_text_col(v(18), "group id")?,
-        });
+        }
+        _ => spot_range(conn, assets, None, &mut out)?,
     }
     if !out.is_sorted_by_key(|r| (r.instant, r.seq)) {
         out.sort_unstable_by_key(|r| (r.instant, r.seq));
     }
     Ok(out)
+}
+
+/// The seq that splits the spot rows into two halves of the seq range, when there are rows.
+fn seq_midpoint(conn: &Connection) -> PortResult<Option<i64>> {
+    let (low, high): (Option<i64>, Option<i64>) = conn
+        .prepare_cached("SELECT min(seq), max(seq) FROM spot_rows")
+        .and_then(|mut s| s.query_row([], |row| Ok((row.get(0)?, row.get(1)?))))
+        .map_err(map_err)?;
+    Ok(low
+        .zip(high)
+        .map(|(low, high)| low.saturating_add(high.saturating_sub(low) / 2)))
+}
+
+/// The spot rows with `seq > mid`, read on a connection of its own; `None` when that
+/// connection sees another ledger version than `version`.
+fn upper_rows(
+    path: &str,
+    assets: &AssetTable,
+    mid: i64,
+    version: u64,
+) -> PortResult<Option<Vec<SpotRow>>> {
+    let flags =
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
+    conn.busy_timeout(crate::BUSY_TIMEOUT).map_err(map_err)?;
+    conn.pragma_update(None, "mmap_size", 1_i64 << 30)
+        .map_err(map_err)?;
+    let tx = conn.unchecked_transaction().map_err(map_err)?;
+    if ledger_version(&tx)? != version {
+        return Ok(None);
+    }
+    let mut rows = Vec::new();
+    spot_range(
+        &tx,
+        assets,
+        Some((mid.saturating_add(1), i64::MAX)),
+        &mut rows,
+    )?;
+    tx.finish().map_err(map_err)?;
+    Ok(Some(rows))
+}
+
+/// Appends the spot rows with `from <= seq <= to` (all rows for `None`) in table order.
+fn spot_range(
+    conn: &Connection,
+    assets: &AssetTable,
+    seqs: Option<(i64, i64)>,
+    out: &mut Vec<SpotRow>,
+) -> PortResult<()> {
+    let (from, to) = seqs.unwrap_or((i64::MIN, i64::MAX));
+    let sql = format!("SELECT {SPOT_COLUMNS} FROM spot_rows WHERE seq BETWEEN ?1 AND ?2");
+    let mut statement = conn.prepare_cached(&sql).map_err(map_err)?;
+    let mut rows = statement.query((from, to)).map_err(map_err)?;
+    while let Some(row) = rows.next().map_err(map_err)? {
+        out.push(spot_row(row, assets)?);
+    }
+    Ok(())
+}
+
+/// One decoded spot row.
+fn spot_row(row: &rusqlite::Row<'_>, assets: &AssetTable) -> PortResult<SpotRow> {
+    let v = |i: usize| row.get_ref_unwrap(i);
+    let code = int_col(v(3), "tx_type")?;
+    let tx_type = if code == UNKNOWN_TX_TYPE {
+        TxType::Unknown {
+            source_label: opt_text_col(v(4), "unknown label")?.unwrap_or_default(),
+        }
+    } else {
+        TxType::Spot(spot_type_of(code)?)
+    };
+    Ok(SpotRow {
+        seq: seq_of(int_col(v(0), "seq")?)?,
+        row_key: key_col(v(1))?,
+        account_id: account_id(int_col(v(2), "account id")?)?,
+        tx_type,
+        instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
+        inflow: side(assets, v(6), v(7), "in")?
+            .map(|(asset, quantity)| AssetAmount { asset, quantity }),
+        outflow: side(assets, v(8), v(9), "out")?
+            .map(|(asset, quantity)| AssetAmount { asset, quantity }),
+        fee: side(assets, v(10), v(11), "fee")?.map(|(asset, quantity)| Fee { asset, quantity }),
+        stated_value: stated(assets, v(12), v(13), "stated value")?,
+        stated_price: stated(assets, v(14), v(15), "stated price")?,
+        stated_fee_value: stated(assets, v(16), v(17), "stated fee value")?,
+        transfer_group_id: opt_text_col(v(18), "group id")?,
+    })
 }
 
 fn table_count(conn: &Connection, sql: &str) -> PortResult<u64> {
@@ -602,24 +695,62 @@ fn settings(conn: &Connection) -> PortResult<Vec<(SettingKey, String)>> {
     Ok(out)
 }
 
-fn snapshot(conn: &Connection) -> PortResult<LedgerSnapshot> {
-    // One read transaction: every part sees the same committed state.
-    let tx = conn.unchecked_transaction().map_err(map_err)?;
-    let assets = AssetTable::load(&tx)?;
-    let snapshot = LedgerSnapshot {
-        version: ledger_version(&tx)?,
-        accounts: accounts(&tx)?,
-        spot_rows: spot_rows(&tx, &assets)?,
-        futures_rows: futures_rows(&tx, &assets)?,
-        overrides: overrides(&tx, &assets)?,
-        custody_links: custody_links(&tx)?,
+fn snapshot(conn: &Connection, parallel_min_rows: u64) -> PortResult<LedgerSnapshot> {
+    // One read transaction: every part sees the same committed state (inside a `begin_read`
+    // scope, that scope's).
+    let tx = if conn.is_autocommit() {
+        Some(conn.unchecked_transaction().map_err(map_err)?)
+    } else {
+        None
     };
-    tx.finish().map_err(map_err)?;
+    let assets = AssetTable::load(conn)?;
+    let snapshot = LedgerSnapshot {
+        version: ledger_version(conn)?,
+        accounts: accounts(conn)?,
+        spot_rows: spot_rows(conn, &assets, parallel_min_rows)?,
+        futures_rows: futures_rows(conn, &assets)?,
+        overrides: overrides(conn, &assets)?,
+        custody_links: custody_links(conn)?,
+    };
+    if let Some(tx) = tx {
+        tx.finish().map_err(map_err)?;
+    }
     Ok(snapshot)
 }
 
+/// Opens (outermost scope) or joins a read transaction.
+fn begin_read(conn: &Connection, depth: &std::cell::Cell<u32>) -> PortResult<()> {
+    // A connection already inside a transaction (a write in progress) reads through it.
+    if depth.get() == 0 && conn.is_autocommit() {
+        conn.execute_batch("BEGIN DEFERRED").map_err(map_err)?;
+        depth.set(1);
+    } else if depth.get() > 0 {
+        depth.set(depth.get().saturating_add(1));
+    }
+    Ok(())
+}
+
+/// Closes a scope of [`begin_read`]; the outermost one ends the read transaction.
+fn end_read(conn: &Connection, depth: &std::cell::Cell<u32>) -> PortResult<()> {
+    match depth.get() {
+        0 => Ok(()),
+        1 => {
+            depth.set(0);
+            if conn.is_autocommit() {
+                Ok(())
+            } else {
+                conn.execute_batch("COMMIT").map_err(map_err)
+            }
+        }
+        n => {
+            depth.set(n - 1);
+            Ok(())
+        }
+    }
+}
+
 macro_rules! read_ports {
-    ($ty:ty, $conn:ident => $expr:expr) => {
+    ($ty:ty, $conn:ident => $expr:expr, $ledger:expr) => {
         impl LedgerRead for $ty {
             fn ledger_version(&self) -> PortResult<u64> {
                 let $conn = self;
@@ -632,7 +763,11 @@ macro_rules! read_ports {
             fn spot_rows(&self) -> PortResult<Vec<SpotRow>> {
                 let $conn = self;
                 let conn = $expr;
-                spot_rows(conn, &AssetTable::load(conn)?)
+                spot_rows(
+                    conn,
+                    &AssetTable::load(conn)?,
+                    $ledger.parallel_read_min_rows,
+                )
             }
             fn futures_rows(&self) -> PortResult<Vec<FuturesRow>> {
                 let $conn = self;
@@ -654,7 +789,7 @@ macro_rules! read_ports {
             }
             fn snapshot(&self) -> PortResult<LedgerSnapshot> {
                 let $conn = self;
-                snapshot($expr)
+                snapshot($expr, $ledger.parallel_read_min_rows)
             }
             fn row_detail(&self, row_key: &str) -> PortResult<Option<RowDetail>> {
                 let $conn = self;
@@ -663,6 +798,14 @@ macro_rules! read_ports {
             fn import_log(&self) -> PortResult<Vec<ImportLogEntry>> {
                 let $conn = self;
                 import_log($expr)
+            }
+            fn begin_read(&self) -> PortResult<()> {
+                let $conn = self;
+                begin_read($expr, &$ledger.read_depth)
+            }
+            fn end_read(&self) -> PortResult<()> {
+                let $conn = self;
+                end_read($expr, &$ledger.read_depth)
             }
         }
 
@@ -726,5 +869,5 @@ macro_rules! read_ports {
     };
 }
 
-read_ports!(SqliteLedger, ledger => &ledger.conn);
-read_ports!(ReadOnlyLedger, ledger => &ledger.inner.conn);
+read_ports!(SqliteLedger, ledger => &ledger.conn, ledger);
+read_ports!(ReadOnlyLedger, ledger => &ledger.inner.conn, ledger.inner);

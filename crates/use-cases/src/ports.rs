@@ -110,6 +110,17 @@ pub trait LedgerRead {
     fn row_detail(&self, row_key: &str) -> PortResult<Option<RowDetail>>;
     /// The import log, oldest first.
     fn import_log(&self) -> PortResult<Vec<ImportLogEntry>>;
+    /// Opens a read scope: every read of this store (ledger, prices, rates, settings) until the
+    /// matching [`LedgerRead::end_read`] sees one committed state, and a transactional store
+    /// takes its read lock once instead of once per statement. Scopes nest; a store without
+    /// transactions does nothing.
+    fn begin_read(&self) -> PortResult<()> {
+        Ok(())
+    }
+    /// Closes the scope of the matching [`LedgerRead::begin_read`].
+    fn end_read(&self) -> PortResult<()> {
+        Ok(())
+    }
 }
 
 /// Reads ECB reference rates. Every list is sorted by `(currency, date)`.

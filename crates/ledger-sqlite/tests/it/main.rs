@@ -8,6 +8,7 @@ mod accounts;
 mod edits;
 mod import;
 mod market;
+mod read;
 mod schema;
 mod stream;
 mod support;

@@ -6,7 +6,8 @@
 //! of assets the ledger touches (plus the bitcoin benchmark) and the rates of the currencies
 //! those rows and prices name are loaded.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::hash_map::Entry;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
@@ -113,6 +114,53 @@ impl FiscalDays {
     }
 }
 
+/// A multiply-xor hasher for the per-leg asset sets of [`Derived::load`]: SipHash's resistance
+/// to chosen keys buys nothing on symbols the ledger itself holds, and it cost a few percent of
+/// a report (one lookup per leg). The sets are sorted before anything reads them.
+#[derive(Clone, Copy, Default)]
+struct LegHasher(u64);
+
+impl LegHasher {
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(Self::K);
+    }
+}
+
+impl std::hash::Hasher for LegHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            for (slot, byte) in word.iter_mut().zip(chunk) {
+                *slot = *byte;
+            }
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.add(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_u128(&mut self, n: u128) {
+        self.add(n as u64);
+        self.add((n >> 64) as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        // The table indexes with the low bits and tags with the high ones: fold both halves.
+        self.0 ^ (self.0 >> 32)
+    }
+}
+
+type LegMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<LegHasher>>;
+type LegSet<K> = HashSet<K, std::hash::BuildHasherDefault<LegHasher>>;
+
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
 fn benchmark() -> Option<Asset> {
     Asset::new(core_domain::analytics::risk::BENCHMARK).ok()
@@ -136,8 +184,22 @@ impl Derived {
     }
 
     /// Reads the ledger through the ports and runs the engine.
-    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
     pub fn load<S>(store: &S) -> UseCaseResult<Self>
+    where
+        S: LedgerRead + RateStore + PriceStore + SettingsStore,
+    {
+        // One read scope for the rows, settings, prices and rates: one consistent state, and
+        // the store's read lock taken once rather than per statement (a price window each).
+        store.begin_read()?;
+        let loaded = Self::load_in_scope(store);
+        let ended = store.end_read();
+        let derived = loaded?;
+        ended?;
+        Ok(derived)
+    }
+
+    #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
+    fn load_in_scope<S>(store: &S) -> UseCaseResult<Self>
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
     {
@@ -169,33 +231,40 @@ impl Derived {
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
         );
-        // Assets and currencies the ledger names, and the date span of its rows.
-        let mut crypto: BTreeSet<Asset> = BTreeSet::new();
-        let mut fiat: BTreeSet<Asset> = BTreeSet::new();
+        // Assets and currencies the ledger names, and the date span of its rows. Hash sets
+        // while scanning (a few thousand assets over up to millions of legs), sorted below.
+        let mut crypto: LegSet<Asset> = LegSet::default();
+        let mut fiat: LegSet<Asset> = LegSet::default();
         let mut first: Option<Date> = None;
         let tz = settings.fiscal_timezone;
         // The engine looks prices up only for the crypto assets a row moves, on the row's
         // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
         // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
-        // uses; the union is deduplicated by the store.
-        let mut requests: Vec<(Asset, Date)> = Vec::with_capacity(input.rows.len() * 2);
-        let mut note = |asset: Asset| {
+        // uses; the union is deduplicated by the store. Rows come in time order, so a leg whose
+        // asset was last requested at the same dates adds nothing (its request is listed).
+        let mut requests: Vec<(Asset, Date)> = Vec::new();
+        let mut last_days: LegMap<Asset, (Date, Date)> = LegMap::default();
+        let mut leg = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
             if asset.is_fiat() {
                 fiat.insert(asset);
-            } else {
-                crypto.insert(asset);
+                return;
             }
-        };
-        // The fiscal date is computed once per row: the zone rules are not free.
-        let request = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
-            if !asset.is_fiat() {
-                requests.push((asset, days.0));
-                if days.1 != days.0 {
-                    requests.push((asset, days.1));
+            match last_days.entry(asset) {
+                Entry::Occupied(seen) if *seen.get() == days => return,
+                Entry::Occupied(mut seen) => {
+                    seen.insert(days);
                 }
+                Entry::Vacant(slot) => {
+                    slot.insert(days);
+                }
+            }
+            requests.push((asset, days.0));
+            if days.1 != days.0 {
+                requests.push((asset, days.1));
             }
         };
         let mut fiscal = FiscalDays::new(tz);
+        let mut stated_currencies: LegSet<Asset> = LegSet::default();
         for effective in &input.rows {
             let row = &effective.row;
             let day = fiscal.date(row.instant);
@@ -205,12 +274,10 @@ impl Derived {
                 .into_iter()
                 .flatten()
             {
-                note(amount.asset);
-                request(&mut requests, amount.asset, days);
+                leg(&mut requests, amount.asset, days);
             }
             if let Some(fee) = &row.fee {
-                note(fee.asset);
-                request(&mut requests, fee.asset, days);
+                leg(&mut requests, fee.asset, days);
             }
             for stated in [
                 row.stated_value,
@@ -223,24 +290,31 @@ impl Derived {
             .into_iter()
             .flatten()
             {
-                note(stated.currency);
+                stated_currencies.insert(stated.currency);
             }
         }
         for row in &input.futures {
             let day = fiscal.date(row.instant);
             first = Some(first.map_or(day, |f| f.min(day)));
             let days = (day, row.instant.utc_date());
-            note(row.settlement_asset);
-            request(&mut requests, row.settlement_asset, days);
+            leg(&mut requests, row.settlement_asset, days);
             if let Some(fee) = row.fee_asset {
-                note(fee);
-                request(&mut requests, fee, days);
+                leg(&mut requests, fee, days);
+            }
+        }
+        crypto.extend(last_days.keys().copied());
+        for currency in stated_currencies {
+            if currency.is_fiat() {
+                fiat.insert(currency);
+            } else {
+                crypto.insert(currency);
             }
         }
         if let Some(btc) = benchmark() {
             crypto.insert(btc);
         }
-        let crypto: Vec<Asset> = crypto.into_iter().collect();
+        let mut crypto: Vec<Asset> = crypto.into_iter().collect();
+        crypto.sort_unstable();
         requests.sort_unstable();
         requests.dedup();
         let prices = store.price_candidates(&requests)?;
@@ -250,7 +324,8 @@ impl Derived {
         if let Some(usd) = DisplayCurrency::Usd.asset() {
             fiat.insert(usd);
         }
-        let fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        let mut fiat: Vec<Asset> = fiat.into_iter().filter(|a| !a.is_eur()).collect();
+        fiat.sort_unstable();
         let rates = store.rates_for(&fiat)?;
         let mut last_rate: BTreeMap<Asset, Date> = BTreeMap::new();
         for r in &rates {
