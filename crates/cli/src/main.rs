@@ -29,8 +29,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 /// mimalloc instead of the system allocator: a report process builds and frees a few hundred
-/// MB of small records (rows, lots, price candidates); glibc's malloc spent a tenth of such a run
-/// in page faults, `munmap` and consolidation.
+/// MB of small records (rows, lots, price candidates, audit ids) and frees them in bulk; glibc's
+/// malloc spent a tenth of such a run in page faults, `munmap` and consolidation.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -192,12 +192,6 @@ impl std::fmt::Display for UsageError {
 }
 
 impl std::error::Error for UsageError {}
-
-/// mimalloc instead of the system allocator: the engine and the ledger read make millions of
-/// small allocations (row keys, audit ids) and free them in bulk; glibc's malloc, free and
-/// consolidation were about 5 % of the 1M engine profile, and its arenas held more memory.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
