@@ -467,8 +467,13 @@ fn rate_on_or_before(
     }))
 }
 
-fn sort_prices(rows: &mut [PriceRow]) {
-    rows.sort_by_key(|r| (r.asset, r.date, r.currency));
+/// Sorts the rows of one asset by `(date, currency)`: a series is read year by year and
+/// quote by quote, so only an asset quoted in several currencies needs it. Assets are read in
+/// symbol order, so the whole list ends sorted by `(asset, date, currency)`.
+fn sort_asset_prices(rows: &mut [PriceRow]) {
+    if !rows.is_sorted_by_key(|r| (r.date, r.currency)) {
+        rows.sort_unstable_by_key(|r| (r.date, r.currency));
+    }
 }
 
 fn prices_for(
@@ -483,10 +488,11 @@ fn prices_for(
     let mut out = Vec::new();
     let range = [(day_of(from), day_of(to))];
     for (id, _) in asset_ids(&tx, assets)? {
+        let start = out.len();
         series::read_ranges(&tx, &table, id, &range, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
     tx.finish().map_err(map_err)?;
-    sort_prices(&mut out);
     Ok(out)
 }
 
@@ -520,10 +526,11 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
                 _ => ranges.push((start, *day)),
             }
         }
+        let start = out.len();
         series::read_ranges(&tx, &table, id, &ranges, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
     tx.finish().map_err(map_err)?;
-    sort_prices(&mut out);
     Ok(out)
 }
 
