@@ -26,6 +26,40 @@ fn rows(prices: &[PriceRow]) -> Vec<(String, String, String, String)> {
         .collect()
 }
 
+/// A version-1 ledger file with prices over two years, two quotes and two imports.
+fn write_v1_ledger(path: &std::path::Path) {
+    let raw = Connection::open(path).unwrap();
+    raw.execute_batch(super::V1).unwrap();
+    raw.pragma_update(None, "user_version", 1).unwrap();
+    raw.execute_batch(
+        "INSERT INTO assets (id, symbol) VALUES (1, 'BTC'), (2, 'EUR'), (3, 'USD'), (4, 'ETH');
+         INSERT INTO import_log (id, imported_at, file_name, file_sha256, format, options,
+             rows_read, skipped, invalid, warnings, added, duplicates, replaced)
+         VALUES (1, 0, 'a.csv', 'x', 'daily', '', 0, '', 0, 0, 0, 0, 0),
+                (2, 0, 'b.csv', 'y', 'series', '', 0, '', 0, 0, 0, 0, 0);",
+    )
+    .unwrap();
+    let mut insert = raw
+        .prepare(
+            "INSERT INTO prices (asset_id, day, quote_id, close, import_id)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+        )
+        .unwrap();
+    for (asset_id, day, quote_id, close, import_id) in [
+        (1, "2024-12-30", 2, "41000.50", 1),
+        (1, "2024-12-31", 2, "42000", 1),
+        (1, "2024-12-31", 3, "43000.1", 1),
+        (1, "2025-01-01", 2, "0.00000001", 1),
+        (1, "2025-01-03", 2, "45000.000", 2),
+        (4, "2025-01-02", 3, "3300", 1),
+    ] {
+        let day = i64::from(chrono::Datelike::num_days_from_ce(&date(day)));
+        insert
+            .execute((asset_id, day, quote_id, close, import_id))
+            .unwrap();
+    }
+}
+
 /// A version-1 ledger file with prices over two years, two quotes and two imports migrates to
 /// the series store and reads the same closes (scale kept), latest quotes and count.
 #[test]
@@ -34,38 +68,7 @@ fn a_version_1_ledger_with_prices_migrates_and_reads_the_same_closes() {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join("ledger.sqlite");
-    {
-        let raw = Connection::open(&path).unwrap();
-        raw.execute_batch(super::V1).unwrap();
-        raw.pragma_update(None, "user_version", 1).unwrap();
-        raw.execute_batch(
-            "INSERT INTO assets (id, symbol) VALUES (1, 'BTC'), (2, 'EUR'), (3, 'USD'), (4, 'ETH');
-             INSERT INTO import_log (id, imported_at, file_name, file_sha256, format, options,
-                 rows_read, skipped, invalid, warnings, added, duplicates, replaced)
-             VALUES (1, 0, 'a.csv', 'x', 'daily', '', 0, '', 0, 0, 0, 0, 0),
-                    (2, 0, 'b.csv', 'y', 'series', '', 0, '', 0, 0, 0, 0, 0);",
-        )
-        .unwrap();
-        let mut insert = raw
-            .prepare(
-                "INSERT INTO prices (asset_id, day, quote_id, close, import_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
-            )
-            .unwrap();
-        for (asset_id, day, quote_id, close, import_id) in [
-            (1, "2024-12-30", 2, "41000.50", 1),
-            (1, "2024-12-31", 2, "42000", 1),
-            (1, "2024-12-31", 3, "43000.1", 1),
-            (1, "2025-01-01", 2, "0.00000001", 1),
-            (1, "2025-01-03", 2, "45000.000", 2),
-            (4, "2025-01-02", 3, "3300", 1),
-        ] {
-            let day = i64::from(chrono::Datelike::num_days_from_ce(&date(day)));
-            insert
-                .execute((asset_id, day, quote_id, close, import_id))
-                .unwrap();
-        }
-    }
+    write_v1_ledger(&path);
     let ledger = SqliteLedger::open(&path).unwrap();
     assert_eq!(ledger.schema_version().unwrap(), super::SCHEMA_VERSION);
     assert_eq!(ledger.price_count().unwrap(), 6);
@@ -76,7 +79,9 @@ fn a_version_1_ledger_with_prices_migrates_and_reads_the_same_closes() {
             date("2099-12-31"),
         )
         .unwrap();
-    let s = |a: &str, d: &str, c: &str, v: &str| (a.into(), d.into(), c.into(), v.into());
+    let s = |symbol: &str, day: &str, quote: &str, close: &str| {
+        (symbol.into(), day.into(), quote.into(), close.into())
+    };
     assert_eq!(
         rows(&all),
         vec![
@@ -108,12 +113,18 @@ fn a_version_1_ledger_with_prices_migrates_and_reads_the_same_closes() {
         .unwrap()
         .into_iter()
         .map(|q| {
-            let (a, d, c, v) = rows(&[q.row]).remove(0);
-            (a, d, c, v, q.format)
+            let (symbol, day, quote, close) = rows(&[q.row]).remove(0);
+            (symbol, day, quote, close, q.format)
         })
         .collect();
-    let l = |a: &str, d: &str, c: &str, v: &str, f: &str| {
-        (a.into(), d.into(), c.into(), v.into(), f.into())
+    let l = |symbol: &str, day: &str, quote: &str, close: &str, format: &str| {
+        (
+            symbol.into(),
+            day.into(),
+            quote.into(),
+            close.into(),
+            format.into(),
+        )
     };
     assert_eq!(
         latest,
