@@ -177,7 +177,7 @@ pub(crate) fn import_rates(
     settle(
         &mut report,
         outcome,
-        &positions,
+        |index| positions.get(index).cloned().unwrap_or_default(),
         "rate-conflict",
         args.dry_run,
         parsed.duplicates_in_file,
@@ -259,16 +259,20 @@ pub(crate) fn import_prices(
         Some(PriceFormat::KrakenOhlcvt) => (5, "close"),
         Some(PriceFormat::Daily) | None => (3, "close"),
     };
-    let positions: Vec<Position> = parsed
-        .prices
-        .iter()
-        .map(|p| Position {
-            line: p.line,
-            column,
-            header: header.to_owned(),
-            key: format!("{} {} {}", p.asset, p.currency, p.date),
-        })
-        .collect();
+    // Built only for the conflicts the store reports: a file of millions of closes would
+    // otherwise allocate two strings per close.
+    let position = |index: usize| {
+        parsed
+            .prices
+            .get(index)
+            .map(|p| Position {
+                line: p.line,
+                column,
+                header: header.to_owned(),
+                key: format!("{} {} {}", p.asset, p.currency, p.date),
+            })
+            .unwrap_or_default()
+    };
     let batch = PriceBatch {
         log: log(name, bytes, &format, options_used, parsed.rows_read),
         rows: parsed
@@ -289,7 +293,7 @@ pub(crate) fn import_prices(
     settle(
         &mut report,
         outcome,
-        &positions,
+        position,
         "price-conflict",
         args.dry_run,
         0,
@@ -319,7 +323,7 @@ fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
 fn settle(
     report: &mut FileReport,
     outcome: use_cases::PortResult<MarketOutcome>,
-    positions: &[Position],
+    position: impl Fn(usize) -> Position,
     conflict_code: &'static str,
     dry_run: bool,
     in_file_duplicates: u64,
@@ -349,7 +353,7 @@ fn settle(
             column,
             header,
             key,
-        } = positions.get(conflict.index).cloned().unwrap_or_default();
+        } = position(conflict.index);
         report.findings.push(FindingOut {
             level: "error",
             code: conflict_code,

@@ -262,9 +262,17 @@ impl PriceTable {
     /// Builds the table. Closes must be ≥ 0 and quoted in a fiat code; a repeated
     /// `(asset, date, currency)` keeps the last row given.
     pub fn new(rows: impl IntoIterator<Item = PriceRow>) -> DomainResult<Self> {
-        let mut all: Vec<(Asset, Date, CurrencyRank, Decimal, usize)> = Vec::new();
-        for (position, row) in rows.into_iter().enumerate() {
-            let rank = CurrencyRank::of(row.currency);
+        let rows = rows.into_iter();
+        let mut all: Vec<(Asset, Date, CurrencyRank, Decimal)> =
+            Vec::with_capacity(rows.size_hint().0);
+        // The rank of the previous row's currency: rows come grouped, so the search over the
+        // fiat codes runs about once per series.
+        let mut last_rank: Option<(Asset, CurrencyRank)> = None;
+        for row in rows {
+            let rank = match last_rank {
+                Some((currency, rank)) if currency == row.currency => Some(rank),
+                _ => CurrencyRank::of(row.currency),
+            };
             let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
             else {
                 return Err(DomainError::InvalidAmount {
@@ -272,11 +280,17 @@ impl PriceTable {
                     text: row.close.to_string(),
                 });
             };
-            all.push((row.asset, row.date, rank, row.close, position));
+            last_rank = Some((row.currency, rank));
+            all.push((row.asset, row.date, rank, row.close));
         }
-        all.sort_unstable_by_key(|a| (a.0, a.1, std::cmp::Reverse(a.2), a.4));
+        // A stable sort keeps the given order of a repeated key (the last one wins below);
+        // rows read from a store are usually in this order already, which only the check costs.
+        let key = |a: &(Asset, Date, CurrencyRank, Decimal)| (a.0, a.1, std::cmp::Reverse(a.2));
+        if !all.is_sorted_by_key(key) {
+            all.sort_by_key(key);
+        }
         let mut series: Vec<(Asset, Vec<PricePoint>)> = Vec::new();
-        for (asset, date, rank, close, _) in all {
+        for (asset, date, rank, close) in all {
             match series.last_mut() {
                 Some((last, rows)) if *last == asset => match rows.last_mut() {
                     Some(previous) if previous.0 == date && previous.1 == rank => {

@@ -12,6 +12,7 @@ mod codec;
 mod error;
 mod read;
 mod schema;
+mod series;
 mod write;
 
 use std::path::Path;

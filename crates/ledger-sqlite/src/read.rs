@@ -19,6 +19,7 @@ use crate::codec::{
     opt_decimal_col, opt_int_col, opt_text_col, parse_lines, spot_type_of, text_col,
 };
 use crate::error::{corrupt, map_err};
+use crate::series;
 use crate::{ReadOnlyLedger, SqliteLedger};
 
 pub(crate) fn ledger_version(conn: &Connection) -> PortResult<u64> {
@@ -559,35 +560,13 @@ fn rate_on_or_before(
     }))
 }
 
-fn sort_prices(rows: &mut [PriceRow]) {
-    rows.sort_by_key(|r| (r.asset, r.date, r.currency));
-}
-
-fn price_range(
-    conn: &Connection,
-    assets: &AssetTable,
-    asset_id: i64,
-    from: i64,
-    to: i64,
-    out: &mut Vec<PriceRow>,
-) -> PortResult<()> {
-    let mut statement = conn
-        .prepare_cached(
-            "SELECT day, quote_id, close FROM prices \
-             WHERE asset_id = ?1 AND day BETWEEN ?2 AND ?3",
-        )
-        .map_err(map_err)?;
-    let asset = assets.get(asset_id)?;
-    let mut rows = statement.query((asset_id, from, to)).map_err(map_err)?;
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(PriceRow {
-            asset,
-            date: date_of(int_col(row.get_ref_unwrap(0), "price day")?)?,
-            currency: assets.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
-            close: decimal_col(row.get_ref_unwrap(2), "close")?,
-        });
+/// Sorts the rows of one asset by `(date, currency)`: a series is read year by year and
+/// quote by quote, so only an asset quoted in several currencies needs it. Assets are read in
+/// symbol order, so the whole list ends sorted by `(asset, date, currency)`.
+fn sort_asset_prices(rows: &mut [PriceRow]) {
+    if !rows.is_sorted_by_key(|r| (r.date, r.currency)) {
+        rows.sort_unstable_by_key(|r| (r.date, r.currency));
     }
-    Ok(())
 }
 
 fn prices_for(
@@ -596,12 +575,17 @@ fn prices_for(
     from: Date,
     to: Date,
 ) -> PortResult<Vec<PriceRow>> {
-    let table = AssetTable::load(conn)?;
+    // One read transaction: one shared lock for every statement.
+    let tx = conn.unchecked_transaction().map_err(map_err)?;
+    let table = AssetTable::load(&tx)?;
     let mut out = Vec::new();
-    for (id, _) in asset_ids(conn, assets)? {
-        price_range(conn, &table, id, day_of(from), day_of(to), &mut out)?;
+    let range = [(day_of(from), day_of(to))];
+    for (id, _) in asset_ids(&tx, assets)? {
+        let start = out.len();
+        series::read_ranges(&tx, &table, id, &range, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
-    sort_prices(&mut out);
+    tx.finish().map_err(map_err)?;
     Ok(out)
 }
 
@@ -609,7 +593,8 @@ fn prices_for(
 const PRICE_WINDOW_DAYS: i64 = 7;
 
 fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
-    let table = AssetTable::load(conn)?;
+    let tx = conn.unchecked_transaction().map_err(map_err)?;
+    let table = AssetTable::load(&tx)?;
     let mut wanted: Vec<(Asset, i64)> = requests
         .iter()
         .map(|(asset, date)| (*asset, day_of(*date)))
@@ -618,60 +603,32 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
     wanted.dedup();
     let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
     symbols.dedup();
-    let ids = asset_ids(conn, &symbols)?;
+    let ids = asset_ids(&tx, &symbols)?;
     let mut out = Vec::new();
+    let mut ranges: Vec<(i64, i64)> = Vec::new();
     for (id, asset) in ids {
         // `wanted` is sorted by asset: this asset's requests are one contiguous run.
         let begin = wanted.partition_point(|(a, _)| *a < asset);
         let end = wanted.partition_point(|(a, _)| *a <= asset);
-        // Coalesce the windows of this asset into disjoint day ranges, each queried once.
-        let mut range: Option<(i64, i64)> = None;
+        // Coalesce the windows of this asset into disjoint day ranges.
+        ranges.clear();
         for (_, day) in wanted.get(begin..end).unwrap_or_default() {
             let start = day.saturating_sub(PRICE_WINDOW_DAYS);
-            range = match range {
-                Some((from, to)) if start <= to.saturating_add(1) => Some((from, to.max(*day))),
-                Some((from, to)) => {
-                    price_range(conn, &table, id, from, to, &mut out)?;
-                    Some((start, *day))
-                }
-                None => Some((start, *day)),
-            };
+            match ranges.last_mut() {
+                Some((_, to)) if start <= to.saturating_add(1) => *to = (*to).max(*day),
+                _ => ranges.push((start, *day)),
+            }
         }
-        if let Some((from, to)) = range {
-            price_range(conn, &table, id, from, to, &mut out)?;
-        }
+        let start = out.len();
+        series::read_ranges(&tx, &table, id, &ranges, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
-    sort_prices(&mut out);
+    tx.finish().map_err(map_err)?;
     Ok(out)
 }
 
-fn latest_quotes(conn: &Connection) -> PortResult<Vec<StoredQuote>> {
-    let table = AssetTable::load(conn)?;
-    // SQLite returns the bare `close` and `import_id` of the row that holds the MAX; the format
-    // is that row's import log entry's (a `--replace` rewrites `import_id`).
-    let mut statement = conn
-        .prepare_cached(
-            "SELECT q.asset_id, q.quote_id, q.day, q.close, l.format FROM \
-             (SELECT asset_id, quote_id, MAX(day) AS day, close, import_id FROM prices \
-              GROUP BY asset_id, quote_id) AS q \
-             LEFT JOIN import_log AS l ON l.id = q.import_id",
-        )
-        .map_err(map_err)?;
-    let mut rows = statement.query([]).map_err(map_err)?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        out.push(StoredQuote {
-            row: PriceRow {
-                asset: table.get(int_col(row.get_ref_unwrap(0), "price asset")?)?,
-                currency: table.get(int_col(row.get_ref_unwrap(1), "price quote")?)?,
-                date: date_of(int_col(row.get_ref_unwrap(2), "price day")?)?,
-                close: decimal_col(row.get_ref_unwrap(3), "close")?,
-            },
-            format: text_col(row.get_ref_unwrap(4), "price import format")?,
-        });
-    }
-    out.sort_by_key(|q| (q.row.asset, q.row.currency));
-    Ok(out)
+fn price_count(conn: &Connection) -> PortResult<u64> {
+    table_count(conn, "SELECT coalesce(sum(n), 0) FROM price_series")
 }
 
 fn setting(conn: &Connection, key: SettingKey) -> PortResult<Option<String>> {
@@ -848,11 +805,11 @@ macro_rules! read_ports {
             }
             fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>> {
                 let $conn = self;
-                latest_quotes($expr)
+                series::latest_quotes($expr)
             }
             fn price_count(&self) -> PortResult<u64> {
                 let $conn = self;
-                table_count($expr, "SELECT count(*) FROM prices")
+                price_count($expr)
             }
         }
 

@@ -7,10 +7,25 @@ use use_cases::{PortError, PortResult};
 use crate::error::map_err;
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// One schema step: its SQL, then an optional conversion of the data in the same transaction.
+struct Migration {
+    sql: &'static str,
+    convert: Option<fn(&Connection) -> PortResult<()>>,
+}
 
 /// Migration `n` takes the schema from version `n` to `n + 1`.
-const MIGRATIONS: &[&str] = &[V1];
+const MIGRATIONS: &[Migration] = &[
+    Migration {
+        sql: V1,
+        convert: None,
+    },
+    Migration {
+        sql: V2_PRICE_SERIES,
+        convert: Some(crate::series::convert_price_rows),
+    },
+];
 
 // Row keys that are SHA-256 hex digests are stored as 32-byte BLOBs (`codec::StoredKey`).
 // Amounts are decimal TEXT (exact, scale kept); instants are i64 nanoseconds; dates are days
@@ -162,6 +177,31 @@ CREATE TABLE settings (
 ) STRICT;
 ";
 
+// Prices as compact series (`series.rs`): one row per (asset, year, quote) with that year's
+// closes as a BLOB of 20-byte entries sorted by day, and the latest close per (asset, quote)
+// with the import that wrote it (the format `latest_quotes` reports). A rowid table with a
+// unique key: the blobs are a few KB, too large for a WITHOUT ROWID b-tree. The conversion
+// moves the version-1 `prices` rows and drops that table.
+const V2_PRICE_SERIES: &str = r"
+CREATE TABLE price_series (
+    asset_id INTEGER NOT NULL,
+    year     INTEGER NOT NULL,
+    quote_id INTEGER NOT NULL,
+    n        INTEGER NOT NULL,
+    closes   BLOB NOT NULL,
+    UNIQUE (asset_id, year, quote_id)
+) STRICT;
+
+CREATE TABLE price_latest (
+    asset_id  INTEGER NOT NULL,
+    quote_id  INTEGER NOT NULL,
+    day       INTEGER NOT NULL,
+    close     TEXT NOT NULL,
+    import_id INTEGER NOT NULL REFERENCES import_log (id),
+    PRIMARY KEY (asset_id, quote_id)
+) STRICT, WITHOUT ROWID;
+";
+
 fn user_version(conn: &Connection) -> PortResult<i64> {
     conn.query_row("PRAGMA user_version", [], |row| row.get(0))
         .map_err(map_err)
@@ -181,7 +221,7 @@ pub(crate) fn migrate(conn: &mut Connection) -> PortResult<()> {
             what: "schema version".to_owned(),
             reason: format!("negative user_version {version}"),
         })?;
-        let sql = MIGRATIONS.get(index).ok_or(PortError::SchemaTooNew {
+        let migration = MIGRATIONS.get(index).ok_or(PortError::SchemaTooNew {
             found: version,
             supported: SCHEMA_VERSION,
         })?;
@@ -191,7 +231,10 @@ pub(crate) fn migrate(conn: &mut Connection) -> PortResult<()> {
         // Re-read inside the lock: another process may have migrated meanwhile.
         let current = user_version(&tx)?;
         if current == version {
-            tx.execute_batch(sql).map_err(map_err)?;
+            tx.execute_batch(migration.sql).map_err(map_err)?;
+            if let Some(convert) = migration.convert {
+                convert(&tx)?;
+            }
             tx.pragma_update(None, "user_version", version + 1)
                 .map_err(map_err)?;
         }
@@ -219,3 +262,6 @@ pub(crate) fn check_read_only(conn: &Connection) -> PortResult<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

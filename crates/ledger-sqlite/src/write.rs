@@ -24,6 +24,7 @@ use crate::codec::{
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
 
+mod prices;
 mod stream;
 
 pub use stream::StreamEnd;
@@ -996,7 +997,7 @@ fn key_exists(tx: &Transaction<'_>, sql: &str, row_key: &str) -> PortResult<bool
         .map_err(map_err)
 }
 
-/// The statements of one market table (rates or prices); keys are bound in column order.
+/// The statements of the rates table; keys are bound in column order.
 struct MarketSql {
     select: &'static str,
     insert: &'static str,
@@ -1007,14 +1008,6 @@ const RATE_SQL: MarketSql = MarketSql {
     select: "SELECT rate FROM rates WHERE currency_id = ?1 AND day = ?2",
     insert: "INSERT INTO rates (currency_id, day, rate, import_id) VALUES (?1, ?2, ?3, ?4)",
     update: "UPDATE rates SET rate = ?3, import_id = ?4 WHERE currency_id = ?1 AND day = ?2",
-};
-
-const PRICE_SQL: MarketSql = MarketSql {
-    select: "SELECT close FROM prices WHERE asset_id = ?1 AND day = ?2 AND quote_id = ?3",
-    insert: "INSERT INTO prices (asset_id, day, quote_id, close, import_id) \
-             VALUES (?1, ?2, ?3, ?4, ?5)",
-    update: "UPDATE prices SET close = ?4, import_id = ?5 \
-             WHERE asset_id = ?1 AND day = ?2 AND quote_id = ?3",
 };
 
 /// One market value to store: its key columns and its value.
@@ -1157,26 +1150,7 @@ impl LedgerWrite for SqliteLedger {
     }
 
     fn write_prices(&mut self, batch: &PriceBatch) -> PortResult<MarketOutcome> {
-        write_market(
-            self,
-            &batch.log,
-            batch.on_conflict,
-            batch.mode,
-            &PRICE_SQL,
-            |tx, ids, i| {
-                let Some(row) = batch.rows.get(i) else {
-                    return Ok(None);
-                };
-                Ok(Some(MarketValue {
-                    key: vec![
-                        ids.asset(tx, row.asset)?,
-                        day_of(row.date),
-                        ids.asset(tx, row.currency)?,
-                    ],
-                    value: row.close,
-                }))
-            },
-        )
+        prices::write_prices(self, batch)
     }
 
     fn set_setting(&mut self, key: SettingKey, value: &str) -> PortResult<()> {

@@ -443,3 +443,95 @@ fn prices_keep_the_format_of_their_file() {
     let read_only = ReadOnlyLedger::open(&path).unwrap();
     assert_eq!(show(read_only.latest_quotes().unwrap()), expected);
 }
+
+/// Closes merged out of order into the per-year series: a later batch fills days before,
+/// between and after the stored ones across a year boundary; reads return them in
+/// `(asset, date, currency)` order, the latest close moves only forward, and a rejected batch
+/// leaves the series untouched.
+#[test]
+fn prices_merge_out_of_order_across_years() {
+    let mut ledger = memory();
+    let first = ledger
+        .write_prices(&prices(
+            vec![
+                price("BTC", "EUR", "2024-12-30", "10"),
+                price("BTC", "EUR", "2025-01-02", "13"),
+                price("BTC", "USD", "2025-01-01", "12.5"),
+            ],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&first), (true, 3, 0, 0, 0));
+    let second = ledger
+        .write_prices(&prices(
+            vec![
+                price("BTC", "EUR", "2025-01-03", "14"),
+                price("BTC", "EUR", "2024-12-31", "11"),
+                price("BTC", "EUR", "2024-12-29", "9"),
+                price("BTC", "EUR", "2025-01-02", "13.0"),
+                price("BTC", "EUR", "2025-01-01", "12"),
+            ],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&second), (true, 4, 1, 0, 0));
+    let show = |rows: Vec<PriceRow>| -> Vec<String> {
+        rows.iter()
+            .map(|r| format!("{} {} {} {}", r.asset, r.date, r.currency, r.close))
+            .collect()
+    };
+    let all = [
+        "BTC 2024-12-29 EUR 9",
+        "BTC 2024-12-30 EUR 10",
+        "BTC 2024-12-31 EUR 11",
+        "BTC 2025-01-01 EUR 12",
+        "BTC 2025-01-01 USD 12.5",
+        "BTC 2025-01-02 EUR 13",
+        "BTC 2025-01-03 EUR 14",
+    ];
+    let read = |ledger: &SqliteLedger| {
+        show(
+            ledger
+                .prices_for(
+                    &[crate::support::asset("BTC")],
+                    crate::support::date("2024-01-01"),
+                    crate::support::date("2025-12-31"),
+                )
+                .unwrap(),
+        )
+    };
+    assert_eq!(read(&ledger), all);
+    assert_eq!(ledger.price_count().unwrap(), 7);
+    assert_eq!(
+        show(
+            ledger
+                .price_candidates(&[(
+                    crate::support::asset("BTC"),
+                    crate::support::date("2025-01-01")
+                )])
+                .unwrap()
+        ),
+        all.get(..5).unwrap()
+    );
+    assert_eq!(
+        show(ledger.latest_prices().unwrap()),
+        ["BTC 2025-01-03 EUR 14", "BTC 2025-01-01 USD 12.5"]
+    );
+    // A conflict rejects the whole batch, its new days included.
+    let rejected = ledger
+        .write_prices(&prices(
+            vec![
+                price("BTC", "EUR", "2025-01-04", "15"),
+                price("BTC", "EUR", "2024-12-30", "10.5"),
+            ],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    assert_eq!(counts(&rejected), (false, 1, 0, 0, 1));
+    assert_eq!(rejected.conflicts.first().map(|c| c.index), Some(1));
+    assert_eq!(read(&ledger), all);
+    assert_eq!(
+        show(ledger.latest_prices().unwrap()),
+        ["BTC 2025-01-03 EUR 14", "BTC 2025-01-01 USD 12.5"]
+    );
+}

@@ -401,14 +401,33 @@ impl Derived {
         let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
         let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
             BTreeMap::new();
-        for p in &prices {
-            let e = last_price.entry(p.asset).or_insert(p.date);
-            *e = (*e).max(p.date);
-            let q = latest_quotes
-                .entry((p.asset, p.currency))
-                .or_insert((p.date, p.close));
-            if p.date >= q.0 {
-                *q = (p.date, p.close);
+        // The rows come grouped by asset: the latest close per quote is found within each run
+        // (a quote or two), and the maps are touched once per run, not once per close.
+        let mut run: Vec<(Asset, Date, rust_decimal::Decimal)> = Vec::new();
+        for chunk in prices.chunk_by(|a, b| a.asset == b.asset) {
+            let Some(asset) = chunk.first().map(|p| p.asset) else {
+                continue;
+            };
+            run.clear();
+            for p in chunk {
+                match run
+                    .iter_mut()
+                    .find(|(currency, _, _)| *currency == p.currency)
+                {
+                    Some(q) if p.date >= q.1 => *q = (p.currency, p.date, p.close),
+                    Some(_) => {}
+                    None => run.push((p.currency, p.date, p.close)),
+                }
+            }
+            for &(currency, date, close) in &run {
+                let e = last_price.entry(asset).or_insert(date);
+                *e = (*e).max(date);
+                let q = latest_quotes
+                    .entry((asset, currency))
+                    .or_insert((date, close));
+                if date >= q.0 {
+                    *q = (date, close);
+                }
             }
         }
         let market = Market::new(rates, prices)?;
