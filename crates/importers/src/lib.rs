@@ -57,6 +57,21 @@ pub fn import_bytes_streaming(
     pipeline::run_streaming(bytes, options, send_after_errors, sink)
 }
 
+/// [`import_bytes_streaming`] of a file read block by block from `source` (`size`: its
+/// length as far as known, a capacity hint): memory holds a block and a chunk, not the file
+/// (`imports.md` §1.2). UTF-8 is checked as the file is read; a file that is not UTF-8 ends
+/// as `not-utf8` alone, its chunks sent so far void. Also returns the lowercase hex SHA-256
+/// of the file's bytes for the import log (empty when the file could not be read to its end).
+pub fn import_read_streaming(
+    source: &mut dyn std::io::Read,
+    size: usize,
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> (Streamed, String) {
+    pipeline::run_streaming_read(source, size, options, send_after_errors, sink)
+}
+
 /// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.
 pub fn import_file(path: &std::path::Path, options: &ImportOptions) -> ImportResult {
     match std::fs::read(path) {

@@ -1119,7 +1119,8 @@ pub(crate) struct ProfileOutput {
 /// the context to read the rows with.
 #[allow(clippy::large_enum_variant)] // Built once per file and taken apart at once.
 enum Start<'a> {
-    Done(ImportResult),
+    /// A file-level error, with the records when the reading had begun.
+    Done(ImportResult, Option<Records<'a>>),
     Rows {
         result: ImportResult,
         ctx: Ctx,
@@ -1134,20 +1135,64 @@ fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
         Ok(Decoded::Text(t)) => t,
         Ok(Decoded::Zip) => {
             result.findings.push(reader::spreadsheet());
-            return Start::Done(result);
+            return Start::Done(result, None);
         }
         Err(f) => {
             result.findings.push(f);
-            return Start::Done(result);
+            return Start::Done(result, None);
         }
     };
-    let mut records = Records::new(text);
+    start_records(result, Records::new(text), options)
+}
+
+/// [`start`] of a file read block by block from `source`: the signature is checked on its
+/// first bytes; UTF-8 is checked as the rows are read ([`finish_file`]).
+fn start_read<'a>(
+    head: &'a mut Vec<u8>,
+    source: &'a mut dyn std::io::Read,
+    size: usize,
+    options: &ImportOptions,
+) -> Start<'a> {
+    let mut result = ImportResult::default();
+    let mut block = [0u8; 4];
+    let mut filled = 0;
+    while filled < block.len() {
+        match source.read(block.get_mut(filled..).unwrap_or_default()) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                result.findings.push(reader::file_error_dash(
+                    "file-unreadable",
+                    format!("cannot read the file: {e}"),
+                ));
+                return Start::Done(result, None);
+            }
+        }
+    }
+    head.extend_from_slice(block.get(..filled).unwrap_or_default());
+    if head.starts_with(b"PK\x03\x04") || head.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        result.findings.push(reader::spreadsheet());
+        return Start::Done(result, None);
+    }
+    start_records(
+        result,
+        Records::from_file(head, Box::new(source), size),
+        options,
+    )
+}
+
+fn start_records<'a>(
+    mut result: ImportResult,
+    mut records: Records<'a>,
+    options: &ImportOptions,
+) -> Start<'a> {
     let peeked = records.peek(10);
     let (index, header, format) = match detect(&peeked, options.format) {
         Ok(found) => found,
         Err(f) => {
             result.findings.push(f);
-            return Start::Done(result);
+            return Start::Done(result, Some(records));
         }
     };
     records.consume(index + 1);
@@ -1156,7 +1201,7 @@ fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
     result.format = Some(format.clone());
     if let Some(f) = header.check_cells() {
         result.findings.push(f);
-        return Start::Done(result);
+        return Start::Done(result, Some(records));
     }
     if let Some((col, code, msg)) = option_error(format.profile, format.layout, options) {
         let i = if col.is_empty() {
@@ -1165,7 +1210,7 @@ fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
             header.find(col).unwrap_or(0)
         };
         result.findings.push(header.error(i, code, msg));
-        return Start::Done(result);
+        return Start::Done(result, Some(records));
     }
     let ctx = Ctx {
         header,
@@ -1198,7 +1243,7 @@ fn conclude(mut result: ImportResult, ctx: Ctx) -> ImportResult {
 /// Stages 1–6 for one spot or futures file.
 pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     let (mut result, mut ctx, mut records, format) = match start(bytes, options) {
-        Start::Done(result) => return result,
+        Start::Done(result, _) => return result,
         Start::Rows {
             result,
             ctx,
@@ -1268,15 +1313,94 @@ pub(crate) fn run_streaming(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> Streamed {
-    let (mut result, mut ctx, mut records, format) = match start(bytes, options) {
-        Start::Done(result) => return Streamed::Done(result),
+    match start(bytes, options) {
+        Start::Done(result, _) => Streamed::Done(result),
         Start::Rows {
             result,
             ctx,
-            records,
+            mut records,
             format,
-        } => (result, ctx, records, format),
+        } => stream_rows(
+            result,
+            ctx,
+            &mut records,
+            &format,
+            options,
+            send_after_errors,
+            sink,
+        ),
+    }
+}
+
+/// [`run_streaming`] of a file read block by block from `source` (`size` bytes as far as
+/// known): memory holds a block and a chunk, never the file. Also returns the lowercase hex
+/// SHA-256 of the file bytes (empty when the file could not be read to its end).
+pub(crate) fn run_streaming_read(
+    source: &mut dyn std::io::Read,
+    size: usize,
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> (Streamed, String) {
+    let mut head = Vec::new();
+    let (streamed, records) = match start_read(&mut head, source, size, options) {
+        Start::Done(result, records) => (Streamed::Done(result), records),
+        Start::Rows {
+            result,
+            ctx,
+            mut records,
+            format,
+        } => {
+            let streamed = stream_rows(
+                result,
+                ctx,
+                &mut records,
+                &format,
+                options,
+                send_after_errors,
+                sink,
+            );
+            (streamed, Some(records))
+        }
     };
+    let Some(mut records) = records else {
+        return (streamed, String::new());
+    };
+    if matches!(streamed, Streamed::Declined | Streamed::Unsorted) {
+        return (streamed, String::new());
+    }
+    let drained = records.drain();
+    if let Some(error) = drained.failed {
+        let result = ImportResult {
+            findings: vec![reader::file_error_dash(
+                "file-unreadable",
+                format!("cannot read the file: {error}"),
+            )],
+            ..ImportResult::default()
+        };
+        return (Streamed::Done(result), String::new());
+    }
+    // A byte that is not UTF-8 anywhere rejects the file with that one finding (§1.3), as
+    // when the file is checked before it is read.
+    if let Some(offset) = drained.bad_utf8 {
+        let result = ImportResult {
+            findings: vec![reader::not_utf8(offset)],
+            ..ImportResult::default()
+        };
+        return (Streamed::Done(result), drained.sha256);
+    }
+    (streamed, drained.sha256)
+}
+
+fn stream_rows(
+    mut result: ImportResult,
+    mut ctx: Ctx,
+    records: &mut Records<'_>,
+    format: &FormatInfo,
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> Streamed {
     if format.profile != Profile::Generic {
         return Streamed::Declined;
     }
@@ -1285,7 +1409,7 @@ pub(crate) fn run_streaming(
     let mut last: Option<(Instant, u64)> = None;
     let mut unsorted = false;
     let mut open = true;
-    crate::profiles::generic::read_into(&mut ctx, &mut records, options, &mut |ctx, draft| {
+    crate::profiles::generic::read_into(&mut ctx, records, options, &mut |ctx, draft| {
         if last.is_some_and(|l| (draft.timestamp, draft.line) < l) {
             unsorted = true;
             ctx.stop = true;

@@ -2,8 +2,10 @@
 //! search over the first 10 records and column resolution.
 
 use std::collections::VecDeque;
+use std::io::Read;
 
 use csv::ByteRecord;
+use sha2::{Digest, Sha256};
 
 use crate::model::{Finding, Level};
 
@@ -39,15 +41,17 @@ pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Finding> {
         None => (bytes, 0),
     };
     if let Err(e) = std::str::from_utf8(body) {
-        return Err(file_error_dash(
-            "not-utf8",
-            format!(
-                "the file is not UTF-8 text (first invalid byte at offset {})",
-                e.valid_up_to() + offset
-            ),
-        ));
+        return Err(not_utf8((e.valid_up_to() + offset) as u64));
     }
     Ok(Decoded::Text(body))
+}
+
+/// `not-utf8` at file offset `offset`.
+pub(crate) fn not_utf8(offset: u64) -> Finding {
+    file_error_dash(
+        "not-utf8",
+        format!("the file is not UTF-8 text (first invalid byte at offset {offset})"),
+    )
 }
 
 pub(crate) fn spreadsheet() -> Finding {
@@ -80,28 +84,191 @@ fn is_blank(record: &ByteRecord) -> bool {
     (0..record.len()).all(|i| cell(record, i).is_empty())
 }
 
+/// The bytes under the CSV reader. It pulls them from the source in blocks and keeps only
+/// the window since the last counted record start (for line numbers), so a file is never
+/// held whole (`imports.md` §1.2). Reading a file (not a decoded slice), it also checks
+/// UTF-8 as the bytes pass (§1.3) and hashes the file for the import log.
+pub(crate) struct Tap<'a> {
+    inner: Box<dyn Read + 'a>,
+    /// Bytes of the text from offset `base` on, up to what the CSV reader has been given.
+    window: Vec<u8>,
+    base: u64,
+    /// Text offset of the next byte handed out.
+    passed: u64,
+    /// File bytes before the text (a byte-order mark), for error offsets.
+    bom: u64,
+    /// UTF-8 checking of a file source: the incomplete sequence at the end of the last block.
+    check: bool,
+    carry: Vec<u8>,
+    /// File offset of the first byte that is not UTF-8.
+    bad_utf8: Option<u64>,
+    /// A read of the source that failed (the file ends there for the reader).
+    failed: Option<String>,
+    sha: Option<Sha256>,
+}
+
+impl Read for Tap<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.bad_utf8.is_some() || self.failed.is_some() {
+            return Ok(0);
+        }
+        let n = loop {
+            match self.inner.read(buf) {
+                Ok(n) => break n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    self.failed = Some(e.to_string());
+                    return Ok(0);
+                }
+            }
+        };
+        let got = buf.get(..n).unwrap_or_default();
+        if let Some(sha) = &mut self.sha {
+            sha.update(got);
+        }
+        if self.check && !self.valid(got) {
+            // The reader sees the end of the file; the caller reports `not-utf8`.
+            return Ok(0);
+        }
+        self.window.extend_from_slice(got);
+        self.passed += n as u64;
+        Ok(n)
+    }
+}
+
+impl<'a> Tap<'a> {
+    fn new(inner: Box<dyn Read + 'a>, bom: u64, check: bool, sha: Option<Sha256>) -> Self {
+        Self {
+            inner,
+            window: Vec::with_capacity(1 << 16),
+            base: 0,
+            passed: 0,
+            bom,
+            check,
+            carry: Vec::new(),
+            bad_utf8: None,
+            failed: None,
+            sha,
+        }
+    }
+
+    /// Checks the next block (`got`, empty at the end of the file) continues valid UTF-8.
+    fn valid(&mut self, got: &[u8]) -> bool {
+        let start = self.passed - self.carry.len() as u64;
+        let joined;
+        let data = if self.carry.is_empty() {
+            got
+        } else {
+            joined = [self.carry.as_slice(), got].concat();
+            joined.as_slice()
+        };
+        match std::str::from_utf8(data) {
+            Ok(_) => {
+                self.carry.clear();
+                true
+            }
+            Err(e) if e.error_len().is_none() && !got.is_empty() => {
+                // A sequence cut by the block boundary: completed by the next block.
+                self.carry = data.get(e.valid_up_to()..).unwrap_or_default().to_vec();
+                true
+            }
+            Err(e) => {
+                self.bad_utf8 = Some(self.bom + start + e.valid_up_to() as u64);
+                false
+            }
+        }
+    }
+
+    /// Reads the rest of the source (checking and hashing it); a read error ends it.
+    fn drain(&mut self) {
+        let mut block = vec![0u8; 1 << 16];
+        while let Ok(n) = self.read(&mut block) {
+            if n == 0 {
+                break;
+            }
+            // Nothing reads these bytes as records: keep the window small.
+            self.window.clear();
+            self.base = self.passed;
+        }
+    }
+}
+
 /// Streams the non-blank records of a decoded text with their start lines.
 pub(crate) struct Records<'a> {
-    text: &'a [u8],
-    /// Byte offset up to which newlines have been counted, and their count.
-    counted: (usize, u64),
-    reader: csv::Reader<&'a [u8]>,
+    /// Text offset up to which newlines have been counted, and their count.
+    counted: (u64, u64),
+    reader: csv::Reader<Tap<'a>>,
     ahead: VecDeque<(u64, ByteRecord)>,
     done: bool,
+    size: usize,
+}
+
+/// The end of a file read through [`Records::from_file`].
+pub(crate) struct Drained {
+    /// File offset of the first byte that is not UTF-8.
+    pub(crate) bad_utf8: Option<u64>,
+    /// Lowercase hex SHA-256 of the file bytes.
+    pub(crate) sha256: String,
+    /// Why the file could not be read to its end.
+    pub(crate) failed: Option<String>,
 }
 
 impl<'a> Records<'a> {
+    /// The records of a decoded text (checked by [`decode`]).
     pub(crate) fn new(text: &'a [u8]) -> Self {
+        Self::with_tap(Tap::new(Box::new(text), 0, false, None), text.len())
+    }
+
+    /// The records of a file read block by block, its first bytes `head` (already read,
+    /// byte-order mark included) followed by the rest of `source`; `size` is the file's
+    /// length as far as known (a capacity hint).
+    pub(crate) fn from_file(head: &'a [u8], source: Box<dyn Read + 'a>, size: usize) -> Self {
+        let (text, bom) = match head.strip_prefix(b"\xEF\xBB\xBF") {
+            Some(rest) => (rest, 3_usize),
+            None => (head, 0),
+        };
+        // The tap hashes what it reads; the byte-order mark it never sees is hashed here.
+        let mut sha = Sha256::new();
+        sha.update(head.get(..bom).unwrap_or_default());
+        Self::with_tap(
+            Tap::new(Box::new(text.chain(source)), bom as u64, true, Some(sha)),
+            size,
+        )
+    }
+
+    fn with_tap(tap: Tap<'a>, size: usize) -> Self {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .from_reader(text);
+            .buffer_capacity(1 << 16)
+            .from_reader(tap);
         Self {
-            text,
             counted: (0, 0),
             reader,
             ahead: VecDeque::new(),
             done: false,
+            size,
+        }
+    }
+
+    /// Reads what is left of the file (records no longer wanted) and says whether it was
+    /// UTF-8 and what its digest is.
+    pub(crate) fn drain(&mut self) -> Drained {
+        let tap = self.reader.get_mut();
+        tap.drain();
+        let sha256 = tap.sha.take().map_or_else(String::new, |sha| {
+            use std::fmt::Write as _;
+            sha.finalize()
+                .iter()
+                .fold(String::with_capacity(64), |mut hex, b| {
+                    let _ = write!(hex, "{b:02x}");
+                    hex
+                })
+        });
+        Drained {
+            bad_utf8: tap.bad_utf8,
+            sha256,
+            failed: tap.failed.take(),
         }
     }
 
@@ -110,7 +277,7 @@ impl<'a> Records<'a> {
             if self.done {
                 return None;
             }
-            // The csv reader only fails on I/O, impossible on a byte slice.
+            // The csv reader only fails on I/O (a file that cannot be read further ends it).
             if let Ok(true) = self.reader.read_byte_record(record) {
                 if !is_blank(record) {
                     return Some(self.line_of(record));
@@ -126,19 +293,34 @@ impl<'a> Records<'a> {
     /// blank lines, so lines are counted here from the record's byte offset.
     #[allow(clippy::naive_bytecount)] // A few bytes per record; no extra dependency for it.
     fn line_of(&mut self, record: &ByteRecord) -> u64 {
-        let mut start = record
-            .position()
-            .map_or(0, |p| usize::try_from(p.byte()).unwrap_or(0));
-        while matches!(self.text.get(start), Some(b'\r' | b'\n')) {
+        let tap = self.reader.get_mut();
+        let at = |offset: u64| {
+            offset
+                .checked_sub(tap.base)
+                .and_then(|i| usize::try_from(i).ok())
+        };
+        let mut start = record.position().map_or(0, csv::Position::byte);
+        while matches!(
+            at(start).and_then(|i| tap.window.get(i)),
+            Some(b'\r' | b'\n')
+        ) {
             start += 1;
         }
         let (from, count) = self.counted;
         if start >= from {
-            let more = self
-                .text
-                .get(from..start)
+            let more = at(from)
+                .zip(at(start))
+                .and_then(|(a, b)| tap.window.get(a..b))
                 .map_or(0, |s| s.iter().filter(|&&b| b == b'\n').count());
             self.counted = (start, count + more as u64);
+            // Forget the counted bytes once they are a large part of the window.
+            if let Some(done) = at(start)
+                && done >= 1 << 16
+                && done * 2 >= tap.window.len()
+            {
+                tap.window.drain(..done);
+                tap.base = start;
+            }
         }
         self.counted.1 + 1
     }
@@ -165,7 +347,7 @@ impl<'a> Records<'a> {
 
     /// A capacity hint for per-row vectors (about one row per 64 bytes).
     pub(crate) fn rows_hint(&self) -> usize {
-        self.text.len() / 64
+        self.size / 64
     }
 
     /// Drops the first `n` peeked records (preamble and header).

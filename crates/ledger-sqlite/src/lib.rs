@@ -111,6 +111,9 @@ pub(crate) const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 /// The page cache (negative: KiB): 64 MiB.
 const DEFAULT_CACHE_KIB: i64 = -65_536;
 
+/// The memory-map limit of a connection.
+const MMAP_BYTES: i64 = 1 << 30;
+
 fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
     conn.busy_timeout(BUSY_TIMEOUT).map_err(map_err)?;
     if writable {
@@ -135,7 +138,7 @@ fn configure(conn: &Connection, writable: bool) -> PortResult<()> {
     conn.pragma_update(None, "cache_size", DEFAULT_CACHE_KIB)
         .map_err(map_err)?;
     // Memory-mapped reads spare a copy per page on the ledger load.
-    conn.pragma_update(None, "mmap_size", 1_i64 << 30)
+    conn.pragma_update(None, "mmap_size", MMAP_BYTES)
         .map_err(map_err)?;
     Ok(())
 }

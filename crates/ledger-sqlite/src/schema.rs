@@ -7,7 +7,7 @@ use use_cases::{PortError, PortResult};
 use crate::error::map_err;
 
 /// The schema version this program writes.
-pub const SCHEMA_VERSION: i64 = 2;
+pub const SCHEMA_VERSION: i64 = 3;
 
 /// One schema step: its SQL, then an optional conversion of the data in the same transaction.
 struct Migration {
@@ -24,6 +24,10 @@ const MIGRATIONS: &[Migration] = &[
     Migration {
         sql: V2_PRICE_SERIES,
         convert: Some(crate::series::convert_price_rows),
+    },
+    Migration {
+        sql: V3_CONTENT_INDEX,
+        convert: None,
     },
 ];
 
@@ -201,6 +205,28 @@ CREATE TABLE price_latest (
     PRIMARY KEY (asset_id, quote_id)
 ) STRICT, WITHOUT ROWID;
 ";
+
+/// The prefix of the content keys a lookup by content key can ask for: only Coinbase `v4`
+/// records are matched by content key, against Coinbase `v2`/`v3` rows (`imports.md` §1.14).
+pub(crate) const SEARCHED_CONTENT_PREFIX: &str = "v1\u{1f}coinbase\u{1f}content\u{1f}";
+
+/// The partial-index condition of [`V3_CONTENT_INDEX`]; a query that repeats it verbatim can use the index.
+macro_rules! searched_content {
+    () => {
+        "substr(content_key, 1, 20) = 'v1\u{1f}coinbase\u{1f}content\u{1f}'"
+    };
+}
+pub(crate) use searched_content;
+
+// Version 3: the content-key index holds only the keys a lookup can ask for. Indexing every
+// content key (about 95 bytes each) made that index a third of a ledger's bytes and a B-tree
+// insert per imported row (docs/decisions.md, import throughput); the column keeps every key.
+const V3_CONTENT_INDEX: &str = concat!(
+    "DROP INDEX spot_rows_content_key;\n",
+    "CREATE INDEX spot_rows_content_key ON spot_rows (content_key) WHERE ",
+    searched_content!(),
+    ";\n"
+);
 
 fn user_version(conn: &Connection) -> PortResult<i64> {
     conn.query_row("PRAGMA user_version", [], |row| row.get(0))

@@ -224,27 +224,41 @@ fn stored_by_content(
     tx: &Transaction<'_>,
     content_key: &str,
 ) -> PortResult<Option<(i64, String, String)>> {
-    tx.prepare_cached(
+    // The spot index holds only the searched keys (schema v3): such a key is looked up
+    // through it by repeating its condition; any other key (none the importers search for)
+    // by a scan.
+    let sql = if content_key.starts_with(crate::schema::SEARCHED_CONTENT_PREFIX) {
+        concat!(
+            "SELECT r.seq, r.row_key, a.name_fold \
+             FROM (SELECT seq, row_key, account_id FROM spot_rows WHERE content_key = ?1 AND ",
+            crate::schema::searched_content!(),
+            " UNION ALL \
+               SELECT seq, row_key, account_id FROM futures_rows WHERE content_key = ?1) AS r \
+             JOIN accounts a ON a.id = r.account_id \
+             ORDER BY r.seq LIMIT 1"
+        )
+    } else {
         "SELECT r.seq, r.row_key, a.name_fold \
          FROM (SELECT seq, row_key, account_id FROM spot_rows WHERE content_key = ?1 \
                UNION ALL \
                SELECT seq, row_key, account_id FROM futures_rows WHERE content_key = ?1) AS r \
          JOIN accounts a ON a.id = r.account_id \
-         ORDER BY r.seq LIMIT 1",
-    )
-    .and_then(|mut s| {
-        s.query_row([content_key], |row| {
-            Ok((
-                row.get::<_, i64>(0)?,
-                row.get::<_, rusqlite::types::Value>(1)?,
-                row.get::<_, String>(2)?,
-            ))
+         ORDER BY r.seq LIMIT 1"
+    };
+    tx.prepare_cached(sql)
+        .and_then(|mut s| {
+            s.query_row([content_key], |row| {
+                Ok((
+                    row.get::<_, i64>(0)?,
+                    row.get::<_, rusqlite::types::Value>(1)?,
+                    row.get::<_, String>(2)?,
+                ))
+            })
+            .optional()
         })
-        .optional()
-    })
-    .map_err(map_err)?
-    .map(|(seq, key, account)| Ok((seq, key_col(ValueRef::from(&key))?, account)))
-    .transpose()
+        .map_err(map_err)?
+        .map(|(seq, key, account)| Ok((seq, key_col(ValueRef::from(&key))?, account)))
+        .transpose()
 }
 
 /// What the import loop needs to know about one record, whatever its kind.

@@ -36,35 +36,54 @@ struct Parsed {
     streamed: Streamed,
     /// Source lines of the records sent (sorted and deduplicated by the writer side).
     lines: Vec<u64>,
+    /// The file's digest for the import log.
+    sha256: String,
 }
 
-/// Imports a large generic file in time order through the streamed path; `None` when the
-/// file is not one (other formats, rows out of time order, small files, a ledger larger
-/// than the file): the caller then takes the batch path, nothing having been written.
+/// Imports a large generic file in time order through the streamed path, reading it block
+/// by block from `source` (`size` bytes); `None` when the file is not one (other formats,
+/// rows out of time order, small files, a ledger larger than the file): the caller then
+/// takes the batch path, nothing having been written.
 pub(super) fn import(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,
-    bytes: &[u8],
+    source: &mut (dyn std::io::Read + Send),
+    size: usize,
+    options: &ImportOptions,
+    args: &ImportArgs,
+) -> Option<FileReport> {
+    let rows_hint = size / 64;
+    if size < STREAM_MIN_BYTES || !store.can_stream_import(rows_hint).unwrap_or(false) {
+        return None;
+    }
+    let progress = Progress::sized(name, size);
+    let report = import_streamed(store, name, source, size, options, args, &progress);
+    progress.finish();
+    report
+}
+
+fn import_streamed(
+    store: &mut ledger_sqlite::SqliteLedger,
+    name: &str,
+    source: &mut (dyn std::io::Read + Send),
+    size: usize,
     options: &ImportOptions,
     args: &ImportArgs,
     progress: &Progress,
 ) -> Option<FileReport> {
-    let rows_hint = bytes.len() / 64;
-    if bytes.len() < STREAM_MIN_BYTES || !store.can_stream_import(rows_hint).unwrap_or(false) {
-        return None;
-    }
+    let rows_hint = size / 64;
     let skip_invalid = args.skip_invalid;
     let dry_run = args.dry_run;
     std::thread::scope(|scope| {
         let (sender, receiver) = mpsc::sync_channel::<Vec<Item>>(CHANNEL_CHUNKS);
-        let digest = scope.spawn(|| super::sha256_hex(bytes));
         // Written chunks are freed here, off the writing thread (the critical path).
         let (retired, to_free) = mpsc::channel::<Vec<Item>>();
         scope.spawn(move || to_free.into_iter().for_each(drop));
         let parser = scope.spawn(move || {
             let mut lines = Vec::with_capacity(rows_hint);
-            let streamed = importers::import_bytes_streaming(
-                bytes,
+            let (streamed, sha256) = importers::import_read_streaming(
+                source,
+                size,
                 options,
                 skip_invalid,
                 &mut |chunk: Vec<Transaction>| {
@@ -84,11 +103,14 @@ pub(super) fn import(
                     sender.send(items).is_ok()
                 },
             );
-            Parsed { streamed, lines }
+            Parsed {
+                streamed,
+                lines,
+                sha256,
+            }
         });
         let mut parser = Some(parser);
         let mut parsed: Option<Parsed> = None;
-        let mut digest = Some(digest);
         // Positions of the duplicates, in insertion order.
         let mut positions: Vec<(Vec<u64>, Option<usize>, String)> = Vec::new();
         let written = store.import_stream(
@@ -117,10 +139,7 @@ pub(super) fn import(
                         if dry_run {
                             StreamEnd::DryRun
                         } else {
-                            let sha = digest
-                                .take()
-                                .and_then(|d| d.join().ok())
-                                .unwrap_or_else(|| super::sha256_hex(bytes));
+                            let sha = done.sha256.clone();
                             StreamEnd::Commit(super::import_log(name, sha, result, args))
                         }
                     }

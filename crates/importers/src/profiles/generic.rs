@@ -59,7 +59,12 @@ pub(crate) fn read_into(
         c_grp,
         c_note,
     ] = <[usize; 14]>::try_from(col).unwrap_or([0; 14]);
-    let mut ids: crate::values::FastMap<u128, u64> = crate::values::FastMap::default();
+    // Sized for the file up front: growing a million-entry map rehashes it several times.
+    let mut ids: crate::values::FastMap<u128, u64> =
+        crate::values::FastMap::with_capacity_and_hasher(
+            records.rows_hint(),
+            std::hash::BuildHasherDefault::default(),
+        );
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| reader::cell(rec, c);
         let s = Some;
@@ -260,16 +265,21 @@ pub(crate) fn read_into(
                 "v1{SEP}generic{SEP}id{SEP}{}{SEP}{id}",
                 account.to_lowercase()
             );
-            if let Some(first) = ids.get(&values::digest128(key.as_bytes())) {
-                ctx.err(
-                    line,
-                    s(c_id),
-                    "duplicate-id",
-                    format!("id \"{id}\" already appears on line {first}"),
-                );
-                return;
+            match ids.entry(values::digest128(key.as_bytes())) {
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let first = *first.get();
+                    ctx.err(
+                        line,
+                        s(c_id),
+                        "duplicate-id",
+                        format!("id \"{id}\" already appears on line {first}"),
+                    );
+                    return;
+                }
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert(line);
+                }
             }
-            ids.insert(values::digest128(key.as_bytes()), line);
             KeyBase::Declared(key, Some(c_id))
         };
         let mut d = Draft::new(account.to_owned(), account, timestamp, ty, key, line);

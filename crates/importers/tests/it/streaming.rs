@@ -136,3 +136,112 @@ fn rows_out_of_time_order_and_other_formats_are_not_streamed() {
     assert!(done(streamed).file_rejected());
     assert!(got.is_empty());
 }
+
+/// A source that hands out at most `block` bytes per read, to cut records, lines and UTF-8
+/// sequences at every possible place.
+struct Trickle<'a> {
+    rest: &'a [u8],
+    block: usize,
+}
+
+impl std::io::Read for Trickle<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.block.min(buf.len()).min(self.rest.len());
+        let (head, tail) = self.rest.split_at(n);
+        buf[..n].copy_from_slice(head);
+        self.rest = tail;
+        Ok(n)
+    }
+}
+
+/// Streams `bytes` read `block` bytes at a time: what came back, the chunks' transactions
+/// and the file digest.
+fn stream_read(bytes: &[u8], block: usize) -> (Streamed, Vec<Transaction>, String) {
+    let mut got = Vec::new();
+    let mut source = Trickle { rest: bytes, block };
+    let (streamed, sha) = importers::import_read_streaming(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        true,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    (streamed, got, sha)
+}
+
+fn sha_hex(bytes: &[u8]) -> String {
+    use sha2::Digest as _;
+    sha2::Sha256::digest(bytes)
+        .iter()
+        .fold(String::new(), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+}
+
+/// The streamed read of a file gives what the read of its bytes gives, whatever the blocks.
+fn check_read(bytes: &[u8]) {
+    let (streamed, expected, _) = stream(bytes, true);
+    let expected_result = done(streamed);
+    for block in [1, 3, 7, 64, 4096, 1 << 20] {
+        let (streamed, got, sha) = stream_read(bytes, block);
+        let result = done(streamed);
+        assert_eq!(
+            rendered(&result, "g.csv"),
+            rendered(&expected_result, "g.csv"),
+            "block {block}"
+        );
+        assert_eq!(result.rows_read, expected_result.rows_read);
+        let got: Vec<String> = got.iter().map(summary).collect();
+        let want: Vec<String> = expected.iter().map(summary).collect();
+        assert_eq!(got, want, "block {block}");
+        if !result.file_rejected() {
+            assert_eq!(sha, sha_hex(bytes), "block {block}");
+        }
+    }
+}
+
+#[test]
+fn a_file_read_in_blocks_gives_what_its_bytes_give() {
+    let mut text = String::from("\u{feff}\r\n");
+    text.push_str(HEADER);
+    text.push_str("\r\n\r\n,,,,,,,,,,,,,\n");
+    text.push_str(
+        "2024-03-01T10:00:00Z,BUY,Wallet ✓,BTC,0.5,EUR,10,,,,,id-1,,\"café\nsecond line, quoted\"\n",
+    );
+    text.push_str("2024-03-01T10:00:01Z,BUY,Wallet ✓,BTC,x,EUR,10,,,,,,,\n\n");
+    text.push_str("2024-03-01T10:00:02Z,SELL,Wallet ✓,EUR,11,BTC,0.25,,,,,,,naïve €\r\n");
+    check_read(text.as_bytes());
+    let big = generic(20_000, &[5, 19_000]);
+    check_read(&big);
+}
+
+#[test]
+fn a_byte_that_is_not_utf8_rejects_the_file_read_in_blocks() {
+    let mut bytes = generic(3_000, &[]);
+    let at = bytes.len() - 10;
+    bytes[at] = 0xFF;
+    let whole = import(&bytes, &ImportOptions::default());
+    for block in [1, 5, 4096] {
+        let (streamed, _, _) = stream_read(&bytes, block);
+        let result = done(streamed);
+        assert!(result.file_rejected());
+        assert_eq!(rendered(&result, "g.csv"), rendered(&whole, "g.csv"));
+    }
+    // A sequence cut off by the end of the file, and a bad byte in the header.
+    let mut cut = generic(10, &[]);
+    cut.extend_from_slice(b"\xE2\x9C");
+    let mut header = generic(10, &[]);
+    header[3] = 0xC3;
+    for bytes in [cut, header] {
+        let whole = import(&bytes, &ImportOptions::default());
+        let (streamed, _, _) = stream_read(&bytes, 2);
+        assert_eq!(
+            rendered(&done(streamed), "g.csv"),
+            rendered(&whole, "g.csv")
+        );
+    }
+}

@@ -135,7 +135,13 @@ impl SqliteLedger {
         end: impl FnOnce() -> StreamEnd,
     ) -> PortResult<ImportOutcome> {
         let journal = BulkJournal::enter(&self.conn);
+        // The key-index build scans the whole table: through the page cache, not a memory
+        // map, so the process does not map the ledger it writes (peak memory stays flat).
+        let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
         let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, &mut retire, end);
+        if mapped {
+            let _ = self.conn.pragma_update(None, "mmap_size", crate::MMAP_BYTES);
+        }
         if journal {
             BulkJournal::leave(&self.conn);
         }

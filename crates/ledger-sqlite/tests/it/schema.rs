@@ -143,3 +143,68 @@ fn read_only_opening_of_a_missing_file_fails() {
     let err = ReadOnlyLedger::open(dir.path().join("absent.sqlite")).unwrap_err();
     assert!(matches!(err, PortError::Unavailable { .. }), "{err:?}");
 }
+
+/// The content-key index of schema versions 1 and 2, as such a file has it.
+const V1_CONTENT_INDEX: &str = "DROP INDEX spot_rows_content_key; \
+     CREATE INDEX spot_rows_content_key ON spot_rows (content_key) WHERE content_key IS NOT NULL;";
+
+#[test]
+fn a_version_2_file_migrates_its_content_index_and_reads_the_same_data() {
+    let dir = TempDir::new();
+    let path = dir.ledger_path();
+    let coinbase_key = "v1\u{1f}coinbase\u{1f}content\u{1f}coinbase\u{1f}2024-01-02T00:00:00Z";
+    let before = {
+        let mut ledger = SqliteLedger::open(&path).unwrap();
+        let mut legacy = buy("legacy-v3", "Coinbase", "2024-01-02T00:00:00Z", 2);
+        legacy.content_key = Some(coinbase_key.to_owned());
+        let mut generic = buy("declared", "Ledger", "2024-01-01T00:00:00Z", 3);
+        generic.content_key = Some("v1\u{1f}generic\u{1f}content\u{1f}ledger".to_owned());
+        ledger
+            .write_import_batch(&batch("a.csv", vec![legacy, generic]))
+            .unwrap();
+        (
+            ledger.spot_rows().unwrap(),
+            ledger.row_detail("declared").unwrap(),
+        )
+    };
+    // Turn the file back into a version-2 ledger (the price series exist, the index is whole).
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.execute_batch(V1_CONTENT_INDEX).unwrap();
+    raw.pragma_update(None, "user_version", 2).unwrap();
+    drop(raw);
+
+    let mut ledger = SqliteLedger::open(&path).unwrap();
+    assert_eq!(ledger.schema_version().unwrap(), SCHEMA_VERSION);
+    assert_eq!(ledger.spot_rows().unwrap(), before.0);
+    assert_eq!(ledger.row_detail("declared").unwrap(), before.1);
+    // A Coinbase v4 record still finds the v3 row by its content key.
+    let mut v4 = buy("v4-id", "Coinbase", "2024-01-02T00:00:00Z", 2);
+    v4.content_key = Some(coinbase_key.to_owned());
+    v4.dedupe_by_content_key = true;
+    let outcome = ledger
+        .write_import_batch(&batch("b.csv", vec![v4]))
+        .unwrap();
+    assert_eq!(outcome.added_spot, 0);
+    assert_eq!(outcome.duplicates[0].stored_row_key, "legacy-v3");
+    drop(ledger);
+
+    // The migrated index is partial, and the lookup of a Coinbase key uses it.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let sql: String = raw
+        .query_row(
+            "SELECT sql FROM sqlite_schema WHERE name = 'spot_rows_content_key'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(sql.contains("WHERE substr(content_key, 1, 20)"), "{sql}");
+    let plan: String = raw
+        .query_row(
+            "EXPLAIN QUERY PLAN SELECT seq FROM spot_rows WHERE content_key = ?1 AND \
+             substr(content_key, 1, 20) = 'v1\u{1f}coinbase\u{1f}content\u{1f}'",
+            [coinbase_key],
+            |r| r.get(3),
+        )
+        .unwrap();
+    assert!(plan.contains("spot_rows_content_key"), "{plan}");
+}
