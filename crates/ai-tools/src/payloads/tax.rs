@@ -30,7 +30,7 @@ pub(super) fn spanish_tax_report(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map
     let method = method(REPORT, args)?;
     let report = uc(
         REPORT,
-        ctx.use_cases.get_spanish_tax_report(&TaxReportRequest {
+        ctx.use_cases.get_spanish_tax_report_shared(&TaxReportRequest {
             year,
             with_year_end_holdings: false,
         }),
