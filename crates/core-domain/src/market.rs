@@ -322,7 +322,7 @@ impl PriceTable {
         let Some(series) = self.series.get(index) else {
             return RawLookup::MissingPrice;
         };
-        pick(series.up_to(d), d, rates)
+        pick(series.up_to(d), PriceWindow::of(d), rates)
     }
 
     /// A forward cursor over the closes of `asset` (see [`PriceCursor`]).
@@ -353,9 +353,38 @@ pub struct PriceCursor<'a> {
     end: usize,
 }
 
+/// The lookup window of a date (`d − 7 … d`), computed once for every asset looked up at `d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PriceWindow {
+    day: Date,
+    earliest: Date,
+}
+
+impl PriceWindow {
+    /// The window of `d`.
+    pub fn of(d: Date) -> Self {
+        Self {
+            day: d,
+            earliest: d
+                .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
+                .unwrap_or(Date::MIN),
+        }
+    }
+}
+
 impl PriceCursor<'_> {
     /// [`PriceTable::lookup`] of the cursor's asset at `d`.
     pub fn lookup(&mut self, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
+        self.lookup_in(PriceWindow::of(d), rates)
+    }
+
+    /// [`PriceCursor::lookup`] at the day of `window`.
+    pub fn lookup_in(
+        &mut self,
+        window: PriceWindow,
+        rates: &RateTable,
+    ) -> DomainResult<PriceLookup> {
+        let d = window.day;
         if self.end > 0 && self.points.get(self.end - 1).is_some_and(|p| p.0 > d) {
             self.end = self.points.partition_point(|p| p.0 <= d);
         }
@@ -363,7 +392,7 @@ impl PriceCursor<'_> {
             self.end += 1;
         }
         let up_to = self.points.get(..self.end).unwrap_or(&[]);
-        convert(pick(up_to, d, rates))
+        convert(pick(up_to, window, rates))
     }
 }
 
@@ -384,10 +413,8 @@ fn convert(raw: RawLookup) -> DomainResult<PriceLookup> {
 }
 
 /// The §7.2 choice among `points` (an asset's closes dated `≤ d`, in stored order).
-fn pick(points: &[PricePoint], d: Date, rates: &RateTable) -> RawLookup {
-    let earliest = d
-        .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
-        .unwrap_or(Date::MIN);
+fn pick(points: &[PricePoint], window: PriceWindow, rates: &RateTable) -> RawLookup {
+    let PriceWindow { day: d, earliest } = window;
     // Points are stored by (date ascending, rank descending): walking back from the last
     // point dated ≤ d visits dates newest first and, within a date, EUR, USD, then the
     // other codes alphabetically.

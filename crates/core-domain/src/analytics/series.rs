@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 
 use crate::asset::Asset;
 use crate::error::DomainResult;
-use crate::market::{PriceCursor, PriceLookup};
+use crate::market::{PriceCursor, PriceLookup, PriceWindow};
 use crate::num;
 use crate::time::Date;
 
@@ -100,9 +100,9 @@ fn lookup_value(
     ctx: &AnalyticsContext<'_>,
     cursor: &mut PriceCursor<'_>,
     quantity: Decimal,
-    date: Date,
+    window: PriceWindow,
 ) -> DomainResult<AssetValue> {
-    Ok(match cursor.lookup(date, &ctx.market.rates)? {
+    Ok(match cursor.lookup_in(window, &ctx.market.rates)? {
         PriceLookup::Found { close_eur, .. } => AssetValue::Known {
             value: num::mul(quantity, close_eur, "daily value")?,
             close: close_eur,
@@ -163,6 +163,7 @@ fn value_day(
 ) -> DomainResult<(Decimal, u32)> {
     let mut value = Decimal::ZERO;
     let mut unvalued = 0u32;
+    let window = PriceWindow::of(date);
     for (((&asset, cursor), &q), slot) in assets
         .iter()
         .zip(cursors.iter_mut())
@@ -170,7 +171,7 @@ fn value_day(
         .zip(current.iter_mut())
     {
         *slot = if q > Decimal::ZERO {
-            let looked = lookup_value(ctx, cursor, q, date)?;
+            let looked = lookup_value(ctx, cursor, q, window)?;
             if let Some(held) = held.as_deref_mut() {
                 held.push(AssetAtAsOf {
                     asset,
@@ -283,6 +284,7 @@ fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, Asse
 }
 
 /// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
+#[allow(clippy::too_many_lines)] // One sweep over the days, read top to bottom.
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
     let raw = raw_flows(ctx)?;

@@ -138,7 +138,9 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         Ok(shared_types::dto::FiscalIntegrity::clone(&shared))
     }
 
-    fn get_fiscal_integrity_shared(&self) -> UseCaseResult<Arc<shared_types::dto::FiscalIntegrity>> {
+    fn get_fiscal_integrity_shared(
+        &self,
+    ) -> UseCaseResult<Arc<shared_types::dto::FiscalIntegrity>> {
         let d = self.derived()?;
         d.answer("integrity".to_owned(), || {
             super::integrity::fiscal_integrity(&d)
@@ -178,7 +180,9 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         let d = self.derived_full()?;
         let currency = Self::currency(&d, req.currency);
         let key = self.dated(&d, format_args!("kpis {currency:?}"));
-        kept(&d, key, || super::analytics::kpis_dto(&d, self.now(), currency))
+        kept(&d, key, || {
+            super::analytics::kpis_dto(&d, self.now(), currency)
+        })
     }
 
     fn get_drawdown_curve(

@@ -503,7 +503,10 @@ impl Derived {
         if answers.len() >= MAX_ANSWERS && !answers.contains_key(&key) {
             answers.clear();
         }
-        answers.insert(key, Arc::clone(&value) as Arc<dyn std::any::Any + Send + Sync>);
+        answers.insert(
+            key,
+            Arc::clone(&value) as Arc<dyn std::any::Any + Send + Sync>,
+        );
         Ok(value)
     }
 
