@@ -336,48 +336,132 @@ impl PriceTable {
         let Some(series) = self.series.get(index) else {
             return RawLookup::MissingPrice;
         };
-        let earliest = d
-            .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
-            .unwrap_or(Date::MIN);
-        // Points are stored by (date ascending, rank descending): walking back from the last
-        // point dated ≤ d visits dates newest first and, within a date, EUR, USD, then the
-        // other codes alphabetically.
-        let mut candidates = false;
-        for &(date, rank, close) in series.up_to(d).iter().rev() {
-            if date < earliest {
-                break;
-            }
-            candidates = true;
-            let Some(currency) = rank.currency() else {
-                continue;
-            };
-            let fx = if currency.is_eur() {
-                None
-            } else {
-                match rates.rate(currency, d) {
-                    Some(fx) => Some(fx),
-                    None => continue,
-                }
-            };
-            return RawLookup::Found {
-                price: PriceDetail {
-                    price: close,
-                    currency,
-                    date,
-                },
-                fx,
-            };
-        }
-        if candidates {
-            RawLookup::MissingFxRate
-        } else {
-            RawLookup::MissingPrice
-        }
+        pick(series.up_to(d), PriceWindow::of(d), rates)
+    }
+
+    /// A forward cursor over the closes of `asset` (see [`PriceCursor`]).
+    pub fn cursor(&self, asset: Asset) -> PriceCursor<'_> {
+        let points = self
+            .assets
+            .binary_search(&asset)
+            .ok()
+            .and_then(|index| self.series.get(index))
+            .map_or(&[][..], |series| series.points.as_slice());
+        PriceCursor { points, end: 0 }
     }
 
     /// Whether the table holds no price.
     pub fn is_empty(&self) -> bool {
         self.assets.is_empty()
+    }
+}
+
+/// The §7.2 lookup of one asset at non-decreasing dates (a daily sweep): the asset is found
+/// once and the end of the points dated `≤ d` moves forward, so a lookup is a few reads
+/// instead of a search. Same answers as [`PriceTable::lookup`] at any date (an earlier date
+/// than the last one searches again).
+#[derive(Clone, Debug)]
+pub struct PriceCursor<'a> {
+    points: &'a [PricePoint],
+    /// The number of points dated on or before the last date asked.
+    end: usize,
+}
+
+/// The lookup window of a date (`d − 7 … d`), computed once for every asset looked up at `d`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PriceWindow {
+    day: Date,
+    earliest: Date,
+}
+
+impl PriceWindow {
+    /// The window of `d`.
+    pub fn of(d: Date) -> Self {
+        Self {
+            day: d,
+            earliest: d
+                .checked_sub_days(chrono::Days::new(PRICE_WINDOW_DAYS))
+                .unwrap_or(Date::MIN),
+        }
+    }
+}
+
+impl PriceCursor<'_> {
+    /// [`PriceTable::lookup`] of the cursor's asset at `d`.
+    pub fn lookup(&mut self, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
+        self.lookup_in(PriceWindow::of(d), rates)
+    }
+
+    /// [`PriceCursor::lookup`] at the day of `window`.
+    pub fn lookup_in(
+        &mut self,
+        window: PriceWindow,
+        rates: &RateTable,
+    ) -> DomainResult<PriceLookup> {
+        let d = window.day;
+        if self.end > 0 && self.points.get(self.end - 1).is_some_and(|p| p.0 > d) {
+            self.end = self.points.partition_point(|p| p.0 <= d);
+        }
+        while self.points.get(self.end).is_some_and(|p| p.0 <= d) {
+            self.end += 1;
+        }
+        let up_to = self.points.get(..self.end).unwrap_or(&[]);
+        convert(pick(up_to, window, rates))
+    }
+}
+
+/// The EUR close of a raw lookup.
+fn convert(raw: RawLookup) -> DomainResult<PriceLookup> {
+    Ok(match raw {
+        RawLookup::Found { price, fx } => PriceLookup::Found {
+            close_eur: match fx {
+                Some(fx) => num::div(price.price, fx.rate, "fx conversion")?,
+                None => price.price,
+            },
+            price,
+            fx,
+        },
+        RawLookup::MissingFxRate => PriceLookup::MissingFxRate,
+        RawLookup::MissingPrice => PriceLookup::MissingPrice,
+    })
+}
+
+/// The §7.2 choice among `points` (an asset's closes dated `≤ d`, in stored order).
+fn pick(points: &[PricePoint], window: PriceWindow, rates: &RateTable) -> RawLookup {
+    let PriceWindow { day: d, earliest } = window;
+    // Points are stored by (date ascending, rank descending): walking back from the last
+    // point dated ≤ d visits dates newest first and, within a date, EUR, USD, then the
+    // other codes alphabetically.
+    let mut candidates = false;
+    for &(date, rank, close) in points.iter().rev() {
+        if date < earliest {
+            break;
+        }
+        candidates = true;
+        let Some(currency) = rank.currency() else {
+            continue;
+        };
+        let fx = if currency.is_eur() {
+            None
+        } else {
+            match rates.rate(currency, d) {
+                Some(fx) => Some(fx),
+                None => continue,
+            }
+        };
+        return RawLookup::Found {
+            price: PriceDetail {
+                price: close,
+                currency,
+                date,
+            },
+            fx,
+        };
+    }
+    if candidates {
+        RawLookup::MissingFxRate
+    } else {
+        RawLookup::MissingPrice
     }
 }
 

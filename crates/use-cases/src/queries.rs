@@ -296,6 +296,21 @@ pub trait ReadUseCases: Send + Sync {
     fn get_ledger_overview(&self) -> UseCaseResult<shared_types::dto::LedgerOverview>;
     /// Every setting with its stored value and default.
     fn list_settings(&self) -> UseCaseResult<SettingsList>;
+
+    /// [`ReadUseCases::get_fiscal_integrity`], shared: an implementation that keeps the answer
+    /// hands out the same copy instead of a clone of every row.
+    fn get_fiscal_integrity_shared(&self) -> UseCaseResult<std::sync::Arc<FiscalIntegrity>> {
+        self.get_fiscal_integrity().map(std::sync::Arc::new)
+    }
+
+    /// [`ReadUseCases::get_spanish_tax_report`], shared (the year's report holds its whole
+    /// audit trail: a clone per call costs milliseconds on a large ledger).
+    fn get_spanish_tax_report_shared(
+        &self,
+        req: &TaxReportRequest,
+    ) -> UseCaseResult<std::sync::Arc<TaxReport>> {
+        self.get_spanish_tax_report(req).map(std::sync::Arc::new)
+    }
 }
 
 #[cfg(test)]

@@ -166,7 +166,7 @@ pub(super) fn data_gaps(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
             "returned an unvalued reason outside the vocabulary",
         ));
     }
-    let integrity = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity())?;
+    let integrity = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity_shared())?;
     let (no_price, no_price_count) = gaps(ctx, &s.unvalued, "no_price")?;
     let (no_rate, no_rate_count) = gaps(ctx, &s.unvalued, "no_rate")?;
     let next_tools = [ToolName::FiscalIntegrityRows, ToolName::HoldingDetail]

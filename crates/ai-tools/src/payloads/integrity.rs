@@ -12,7 +12,7 @@ const INTEGRITY: &str = "GetFiscalIntegrity";
 
 /// `fiscal_integrity`: the defect groups, counts only.
 pub(super) fn fiscal_integrity(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
-    let f = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity())?;
+    let f = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity_shared())?;
     let (groups, omitted) = cap(&f.groups, GROUPS_CAP);
     Ok(Obj::new(INTEGRITY)
         .put("groups", list(groups, |g| integrity_group(INTEGRITY, g))?)
@@ -31,7 +31,7 @@ pub(super) fn fiscal_integrity_rows(
     let flag_name = args.str("qualityFlag")?;
     let page = args.u64("page")?;
     let flag = quality_flag(INTEGRITY, flag_name)?;
-    let f = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity())?;
+    let f = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity_shared())?;
     let group = f.groups.iter().find(|g| g.quality_flag == flag_name);
     let rows = group.map_or(&[][..], |g| g.rows.as_slice());
     let severity = group.map_or(flag.severity().as_str(), |g| g.severity.as_str());

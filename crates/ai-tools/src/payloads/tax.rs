@@ -30,10 +30,11 @@ pub(super) fn spanish_tax_report(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map
     let method = method(REPORT, args)?;
     let report = uc(
         REPORT,
-        ctx.use_cases.get_spanish_tax_report(&TaxReportRequest {
-            year,
-            with_year_end_holdings: false,
-        }),
+        ctx.use_cases
+            .get_spanish_tax_report_shared(&TaxReportRequest {
+                year,
+                with_year_end_holdings: false,
+            }),
     )?;
     let audit = uc(REPORT, ctx.use_cases.get_tax_audit_latest(year, AUDIT_CAP))?;
     if report.year != year || audit.year != year || audit.rows.len() > AUDIT_CAP {

@@ -43,6 +43,13 @@ pub(crate) struct ToolsArgs {
     /// Print only the chosen arguments (`{"tools":[{"tool","arguments"}]}`), time nothing.
     #[arg(long)]
     args_only: bool,
+    /// Time only these tools (comma-separated names; default all).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// Cold samples with the derived state (and the full market) computed untimed first: the
+    /// tool's own first-call work, without the ledger load.
+    #[arg(long)]
+    own: bool,
 }
 
 /// Uncached samples stop after this much time per tool (at least [`MIN_UNCACHED`] are taken).
@@ -140,6 +147,15 @@ fn arguments(p: &Picks) -> Vec<(ToolName, Value)> {
 
 /// A fresh store, use cases and host over the ledger (a ledger change as the host sees it).
 fn fresh(path: &Path, clock: CliClock) -> Result<(Arc<dyn ReadUseCases>, ToolHost)> {
+    let (queries, host) = fresh_queries(path, clock)?;
+    Ok((queries, host))
+}
+
+/// [`fresh`] with the concrete use cases (to warm their derived state).
+fn fresh_queries(
+    path: &Path,
+    clock: CliClock,
+) -> Result<(Arc<LedgerQueries<ReadOnlyLedger>>, ToolHost)> {
     let store = match ReadOnlyLedger::open(path) {
         Ok(store) => store,
         Err(error) => {
@@ -149,8 +165,9 @@ fn fresh(path: &Path, clock: CliClock) -> Result<(Arc<dyn ReadUseCases>, ToolHos
             ));
         }
     };
-    let queries: Arc<dyn ReadUseCases> = Arc::new(LedgerQueries::new(store, clock));
-    let host = host_over(&queries, clock);
+    let queries = Arc::new(LedgerQueries::new(store, clock));
+    let shared: Arc<dyn ReadUseCases> = Arc::clone(&queries) as Arc<dyn ReadUseCases>;
+    let host = host_over(&shared, clock);
     Ok((queries, host))
 }
 
@@ -189,9 +206,15 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
     let mut rows = Vec::new();
     for (tool, arguments) in arguments(&picks) {
         let name = tool.as_str();
+        if !args.only.is_empty() && !args.only.iter().any(|o| o == name) {
+            continue;
+        }
         let mut cold = Vec::new();
         for _ in 0..args.cold.max(1) {
-            let (_queries, host) = fresh(&path, clock)?;
+            let (queries, host) = fresh_queries(&path, clock)?;
+            if args.own {
+                queries.derived_full()?;
+            }
             let started = Instant::now();
             let result = host.call(&context, None, name, &arguments);
             cold.push(millis(started));

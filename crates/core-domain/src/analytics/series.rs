@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 
 use crate::asset::Asset;
 use crate::error::DomainResult;
-use crate::market::PriceLookup;
+use crate::market::{PriceCursor, PriceLookup, PriceWindow};
 use crate::num;
 use crate::time::Date;
 
@@ -98,11 +98,11 @@ impl DailySeries {
 
 fn lookup_value(
     ctx: &AnalyticsContext<'_>,
-    asset: Asset,
+    cursor: &mut PriceCursor<'_>,
     quantity: Decimal,
-    date: Date,
+    window: PriceWindow,
 ) -> DomainResult<AssetValue> {
-    Ok(match ctx.market.price(asset, date)? {
+    Ok(match cursor.lookup_in(window, &ctx.market.rates)? {
         PriceLookup::Found { close_eur, .. } => AssetValue::Known {
             value: num::mul(quantity, close_eur, "daily value")?,
             close: close_eur,
@@ -155,7 +155,7 @@ fn quantity_deltas(
 /// `held` is given, records the held assets (the as-of date).
 fn value_day(
     ctx: &AnalyticsContext<'_>,
-    assets: &[Asset],
+    (assets, cursors): (&[Asset], &mut [PriceCursor<'_>]),
     quantity: &[Decimal],
     current: &mut [Option<Decimal>],
     date: Date,
@@ -163,9 +163,15 @@ fn value_day(
 ) -> DomainResult<(Decimal, u32)> {
     let mut value = Decimal::ZERO;
     let mut unvalued = 0u32;
-    for ((&asset, &q), slot) in assets.iter().zip(quantity).zip(current.iter_mut()) {
+    let window = PriceWindow::of(date);
+    for (((&asset, cursor), &q), slot) in assets
+        .iter()
+        .zip(cursors.iter_mut())
+        .zip(quantity)
+        .zip(current.iter_mut())
+    {
         *slot = if q > Decimal::ZERO {
-            let looked = lookup_value(ctx, asset, q, date)?;
+            let looked = lookup_value(ctx, cursor, q, window)?;
             if let Some(held) = held.as_deref_mut() {
                 held.push(AssetAtAsOf {
                     asset,
@@ -278,6 +284,7 @@ fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, Asse
 }
 
 /// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
+#[allow(clippy::too_many_lines)] // One sweep over the days, read top to bottom.
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
     let raw = raw_flows(ctx)?;
@@ -302,6 +309,11 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     drop(raw);
 
     let n = assets.len();
+    // One price cursor per asset: the sweep asks each asset's closes at increasing dates.
+    let mut cursors: Vec<PriceCursor<'_>> = assets
+        .iter()
+        .map(|asset| ctx.market.prices.cursor(*asset))
+        .collect();
     let mut quantity = vec![Decimal::ZERO; n];
     let mut previous: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
     let mut current: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
@@ -335,7 +347,14 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
         }
         day_flows.load(date)?;
         let held = (date == as_of).then_some(&mut at_as_of);
-        let (value, unvalued) = value_day(ctx, &assets, &quantity, &mut current, date, held)?;
+        let (value, unvalued) = value_day(
+            ctx,
+            (&assets, &mut cursors),
+            &quantity,
+            &mut current,
+            date,
+            held,
+        )?;
         let ret = if date == first_date {
             None
         } else {

@@ -183,3 +183,42 @@ fn sparse_series_over_centuries_still_answer() {
         PriceLookup::MissingPrice
     );
 }
+
+#[test]
+fn a_cursor_answers_as_the_table_forward_backward_and_for_unknown_assets() {
+    let row = |asset: &str, date: &str, close: &str, currency: &str| PriceRow {
+        asset: a(asset),
+        date: d(date),
+        close: x(close),
+        currency: a(currency),
+    };
+    let prices = PriceTable::new([
+        row("ETH", "2023-04-03", "1600", "EUR"),
+        row("ETH", "2023-04-07", "1750", "EUR"),
+        row("ETH", "2023-04-08", "1900", "USD"),
+        row("ETH", "2023-04-08", "1700", "GBP"),
+        row("ETH", "2023-04-20", "1800", "JPY"),
+        row("BTC", "2023-04-05", "27000", "EUR"),
+    ])
+    .unwrap();
+    let rates = rates();
+    let start = d("2023-03-30");
+    let days: Vec<Date> = (0..40).map(|i| start + chrono::Days::new(i)).collect();
+    // Forward (the sweep), then a few dates out of order.
+    let order = days.iter().copied().chain([
+        d("2023-04-08"),
+        d("2023-04-01"),
+        d("2023-04-30"),
+        d("2023-04-07"),
+    ]);
+    for asset in ["ETH", "BTC", "XYZ"] {
+        let mut cursor = prices.cursor(a(asset));
+        for day in order.clone() {
+            assert_eq!(
+                cursor.lookup(day, &rates).unwrap(),
+                prices.lookup(a(asset), day, &rates).unwrap(),
+                "{asset} {day}"
+            );
+        }
+    }
+}

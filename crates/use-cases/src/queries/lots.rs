@@ -56,28 +56,41 @@ pub(crate) fn token_history(
     let input = &derived.input;
     let output = &derived.output;
     let custody = derived.custody()?;
-    let mut lots: Vec<(u32, String)> = output
+    // Acquisition instant descending, then public lot id: the ids (strings) are built only
+    // for lots that share an instant and for the page shown, not for every lot of the asset.
+    let mut order: Vec<(core_domain::Instant, u32)> = output
         .lots
         .iter()
         .enumerate()
         .filter(|(_, lot)| lot.asset == asset)
-        .map(|(i, lot)| (i as u32, input.lot_public_id(lot.lot_id)))
+        .map(|(i, lot)| (lot.acquired_at, i as u32))
         .collect();
-    lots.sort_by(|(a, ka), (b, kb)| {
-        let at = |i: u32| output.lots.get(i as usize).map(|l| l.acquired_at);
-        at(*b)
-            .cmp(&at(*a))
-            .then_with(|| ka.as_bytes().cmp(kb.as_bytes()))
-    });
-    let total = lots.len();
-    let shown = page(&lots, page_index, page_size);
-    let wanted: BTreeMap<LotId, usize> = shown
+    order.sort_by(|(a, _), (b, _)| b.cmp(a));
+    let public_id = |i: u32| {
+        output
+            .lots
+            .get(i as usize)
+            .map(|lot| input.lot_public_id(lot.lot_id))
+            .unwrap_or_default()
+    };
+    for group in order.chunk_by_mut(|(a, _), (b, _)| a == b) {
+        if group.len() > 1 {
+            group.sort_by_cached_key(|(_, i)| public_id(*i).into_bytes());
+        }
+    }
+    let total = order.len();
+    let shown_order = page(&order, page_index, page_size);
+    let shown: Vec<(u32, String)> = shown_order
         .items
+        .iter()
+        .map(|(_, i)| (*i, public_id(*i)))
+        .collect();
+    let wanted: BTreeMap<LotId, usize> = shown
         .iter()
         .enumerate()
         .filter_map(|(pos, (i, _))| output.lots.get(*i as usize).map(|l| (l.lot_id, pos)))
         .collect();
-    let mut slices: Vec<Vec<LotSliceDto>> = vec![Vec::new(); shown.items.len()];
+    let mut slices: Vec<Vec<LotSliceDto>> = vec![Vec::new(); shown.len()];
     for slice in output.slices.iter().filter(|s| s.asset == asset) {
         let Some(pos) = slice.lot_id.and_then(|id| wanted.get(&id)) else {
             continue;
@@ -100,7 +113,7 @@ pub(crate) fn token_history(
             });
         }
     }
-    let mut relocations: Vec<Vec<RelocationDto>> = vec![Vec::new(); shown.items.len()];
+    let mut relocations: Vec<Vec<RelocationDto>> = vec![Vec::new(); shown.len()];
     for r in &custody.relocations {
         if let Some(list) = wanted
             .get(&r.lot_id)
@@ -114,8 +127,8 @@ pub(crate) fn token_history(
             });
         }
     }
-    let mut dtos = Vec::with_capacity(shown.items.len());
-    for (pos, (i, public_id)) in shown.items.iter().enumerate() {
+    let mut dtos = Vec::with_capacity(shown.len());
+    for (pos, (i, public_id)) in shown.iter().enumerate() {
         let Some(lot) = output.lots.get(*i as usize) else {
             continue;
         };

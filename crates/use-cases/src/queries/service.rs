@@ -83,6 +83,12 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         Ok(derived)
     }
 
+    /// The memo key of a question that reads the as-of date (the clock's fiscal date).
+    fn dated(&self, derived: &Derived, question: std::fmt::Arguments<'_>) -> String {
+        let day = derived.settings.fiscal_timezone.fiscal_date(self.now());
+        format!("{day} {question}")
+    }
+
     /// The request's currency, else the `display_currency` setting.
     pub(crate) fn currency(
         derived: &Derived,
@@ -98,7 +104,11 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::CurrencyRequest,
     ) -> UseCaseResult<shared_types::dto::PortfolioSummary> {
         let d = self.derived_full()?;
-        super::holdings::portfolio_summary(&d, self.now(), Self::currency(&d, req.currency))
+        let currency = Self::currency(&d, req.currency);
+        let key = self.dated(&d, format_args!("summary {currency:?}"));
+        kept(&d, key, || {
+            super::holdings::portfolio_summary(&d, self.now(), currency)
+        })
     }
 
     fn get_account_holdings(
@@ -106,12 +116,14 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::AccountHoldingsRequest,
     ) -> UseCaseResult<shared_types::dto::AccountHoldingsResult> {
         let d = self.derived_full()?;
-        super::holdings::account_holdings(
+        let currency = Self::currency(&d, req.currency);
+        let key = self.dated(
             &d,
-            self.now(),
-            Self::currency(&d, req.currency),
-            &req.account_name,
-        )
+            format_args!("account {currency:?} {:?}", req.account_name),
+        );
+        kept(&d, key, || {
+            super::holdings::account_holdings(&d, self.now(), currency, &req.account_name)
+        })
     }
 
     fn get_holdings_at(
@@ -122,14 +134,28 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
     }
 
     fn get_fiscal_integrity(&self) -> UseCaseResult<shared_types::dto::FiscalIntegrity> {
-        super::integrity::fiscal_integrity(&*self.derived()?)
+        let shared = self.get_fiscal_integrity_shared()?;
+        Ok(shared_types::dto::FiscalIntegrity::clone(&shared))
+    }
+
+    fn get_fiscal_integrity_shared(
+        &self,
+    ) -> UseCaseResult<Arc<shared_types::dto::FiscalIntegrity>> {
+        let d = self.derived()?;
+        d.answer("integrity".to_owned(), || {
+            super::integrity::fiscal_integrity(&d)
+        })
     }
 
     fn get_token_history(
         &self,
         req: &super::TokenHistoryRequest,
     ) -> UseCaseResult<shared_types::dto::TokenHistory> {
-        super::lots::token_history(&*self.derived()?, &req.symbol, req.page, req.page_size)
+        let d = self.derived()?;
+        let key = format!("lots {:?} {} {}", req.symbol, req.page, req.page_size);
+        kept(&d, key, || {
+            super::lots::token_history(&d, &req.symbol, req.page, req.page_size)
+        })
     }
 
     fn get_asset_allocation(
@@ -137,23 +163,40 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::CurrencyRequest,
     ) -> UseCaseResult<shared_types::dto::AssetAllocation> {
         let d = self.derived_full()?;
-        super::analytics::asset_allocation(&d, self.now(), Self::currency(&d, req.currency))
+        let currency = Self::currency(&d, req.currency);
+        let key = self.dated(&d, format_args!("allocation {currency:?}"));
+        kept(&d, key, || {
+            super::analytics::asset_allocation(&d, self.now(), currency)
+        })
     }
 
     fn get_risk_metrics(&self) -> UseCaseResult<shared_types::dto::RiskMetricsDto> {
-        super::analytics::risk(&*self.derived_full()?, self.now())
+        let d = self.derived_full()?;
+        let key = self.dated(&d, format_args!("risk"));
+        kept(&d, key, || super::analytics::risk(&d, self.now()))
     }
 
     fn get_kpis(&self, req: &super::CurrencyRequest) -> UseCaseResult<shared_types::dto::KpisDto> {
         let d = self.derived_full()?;
-        super::analytics::kpis_dto(&d, self.now(), Self::currency(&d, req.currency))
+        let currency = Self::currency(&d, req.currency);
+        let key = self.dated(&d, format_args!("kpis {currency:?}"));
+        kept(&d, key, || {
+            super::analytics::kpis_dto(&d, self.now(), currency)
+        })
     }
 
     fn get_drawdown_curve(
         &self,
         req: &super::SeriesRequest,
     ) -> UseCaseResult<shared_types::dto::DrawdownCurve> {
-        super::analytics::drawdown(&*self.derived_full()?, self.now(), req.days, req.max_points)
+        let d = self.derived_full()?;
+        let key = self.dated(
+            &d,
+            format_args!("drawdown {} {:?}", req.days, req.max_points),
+        );
+        kept(&d, key, || {
+            super::analytics::drawdown(&d, self.now(), req.days, req.max_points)
+        })
     }
 
     fn get_performance_history(
@@ -161,34 +204,49 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::SeriesRequest,
     ) -> UseCaseResult<shared_types::dto::PerformanceHistory> {
         let d = self.derived_full()?;
-        super::analytics::performance(
+        let currency = Self::currency(&d, req.currency);
+        let key = self.dated(
             &d,
-            self.now(),
-            Self::currency(&d, req.currency),
-            req.days,
-            req.max_points,
-        )
+            format_args!("performance {currency:?} {} {:?}", req.days, req.max_points),
+        );
+        kept(&d, key, || {
+            super::analytics::performance(&d, self.now(), currency, req.days, req.max_points)
+        })
     }
 
     fn get_volatility_heatmap(
         &self,
         req: &super::HeatmapRequest,
     ) -> UseCaseResult<shared_types::dto::VolatilityHeatmap> {
-        super::analytics::heatmap(&*self.derived_full()?, self.now(), req.year, req.max_points)
+        let d = self.derived_full()?;
+        let key = self.dated(
+            &d,
+            format_args!("heatmap {:?} {:?}", req.year, req.max_points),
+        );
+        kept(&d, key, || {
+            super::analytics::heatmap(&d, self.now(), req.year, req.max_points)
+        })
     }
 
     fn get_spanish_tax_report(
         &self,
         req: &super::TaxReportRequest,
     ) -> UseCaseResult<shared_types::dto::TaxReport> {
+        let shared = self.get_spanish_tax_report_shared(req)?;
+        Ok(TaxReport::clone(&shared))
+    }
+
+    fn get_spanish_tax_report_shared(
+        &self,
+        req: &super::TaxReportRequest,
+    ) -> UseCaseResult<Arc<TaxReport>> {
         super::tax::check_year("year", req.year)?;
         let d = if req.with_year_end_holdings {
             self.derived_full()?
         } else {
             self.derived()?
         };
-        let report = super::tax::report(&d, req.year, req.with_year_end_holdings)?;
-        Ok(TaxReport::clone(&report))
+        super::tax::report(&d, req.year, req.with_year_end_holdings)
     }
 
     fn get_tax_audit_latest(
@@ -198,8 +256,10 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
     ) -> UseCaseResult<shared_types::dto::LatestAuditRows> {
         super::tax::check_year("year", year)?;
         let d = self.derived()?;
-        let report = super::tax::report(&d, year, false)?;
-        Ok(super::tax::latest_audit(&report, limit))
+        kept(&d, format!("audit {year} {limit}"), || {
+            let report = super::tax::report(&d, year, false)?;
+            Ok(super::tax::latest_audit(&report, limit))
+        })
     }
 
     fn get_tax_report_csv(
@@ -249,7 +309,10 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::CompareTaxYearsRequest,
     ) -> UseCaseResult<shared_types::dto::TaxYearComparison> {
-        super::tax::compare(&*self.derived()?, req.year_a, req.year_b)
+        let d = self.derived()?;
+        kept(&d, format!("compare {} {}", req.year_a, req.year_b), || {
+            super::tax::compare(&d, req.year_a, req.year_b)
+        })
     }
 
     fn get_portfolio_scenario(
@@ -269,14 +332,18 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::CustodyLocationsRequest,
     ) -> UseCaseResult<shared_types::dto::CustodyLocations> {
-        super::lots::custody_locations(&*self.derived()?, req.symbol.as_deref())
+        let d = self.derived()?;
+        kept(&d, format!("custody {:?}", req.symbol), || {
+            super::lots::custody_locations(&d, req.symbol.as_deref())
+        })
     }
 
     fn search_spot_transactions(
         &self,
         req: &super::TxSearchRequest,
     ) -> UseCaseResult<shared_types::dto::TxPage> {
-        super::tx::search(&*self.derived()?, req)
+        let d = self.derived()?;
+        kept(&d, format!("tx {req:?}"), || super::tx::search(&d, req))
     }
 
     fn get_ledger_version(&self) -> UseCaseResult<shared_types::dto::LedgerVersion> {
@@ -315,4 +382,13 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
     fn list_settings(&self) -> UseCaseResult<shared_types::dto::SettingsList> {
         super::accounts::list_settings(&*self.store())
     }
+}
+
+/// [`Derived::answer`], cloned out (the answers kept are small DTOs).
+fn kept<T: Clone + Send + Sync + 'static>(
+    derived: &Derived,
+    key: String,
+    compute: impl FnOnce() -> UseCaseResult<T>,
+) -> UseCaseResult<T> {
+    derived.answer(key, compute).map(|answer| T::clone(&answer))
 }

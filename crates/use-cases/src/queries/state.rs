@@ -70,6 +70,8 @@ pub struct Derived {
     reports: Mutex<BTreeMap<(i32, bool), Arc<IrpfYearReport>>>,
     /// Their DTOs.
     report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
+    /// Use-case answers by question (see [`Derived::answer`]).
+    answers: Mutex<BTreeMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
 }
 
 /// Every close of the ledger's assets, and the latest close date per asset.
@@ -365,6 +367,7 @@ impl Derived {
             snapshots: Mutex::new(BTreeMap::new()),
             reports: Mutex::new(BTreeMap::new()),
             report_dtos: Mutex::new(BTreeMap::new()),
+            answers: Mutex::new(BTreeMap::new()),
         })
     }
 
@@ -570,6 +573,37 @@ impl Derived {
         memo(&self.report_dtos, key, compute)
     }
 
+    /// The answer to the question `key` (the use case, its arguments and the as-of date it
+    /// reads), computed by `compute` on first use: a question asked again at the same ledger
+    /// version costs a lookup (an AI host asks the same few questions over and over). Errors
+    /// are not kept. Past [`MAX_ANSWERS`] questions the memo starts over.
+    pub(crate) fn answer<T: Send + Sync + 'static>(
+        &self,
+        key: String,
+        compute: impl FnOnce() -> UseCaseResult<T>,
+    ) -> UseCaseResult<Arc<T>> {
+        let lock = || {
+            self.answers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some(value) = lock().get(&key)
+            && let Ok(value) = Arc::clone(value).downcast::<T>()
+        {
+            return Ok(value);
+        }
+        let value = Arc::new(compute()?);
+        let mut answers = lock();
+        if answers.len() >= MAX_ANSWERS && !answers.contains_key(&key) {
+            answers.clear();
+        }
+        answers.insert(
+            key,
+            Arc::clone(&value) as Arc<dyn std::any::Any + Send + Sync>,
+        );
+        Ok(value)
+    }
+
     /// The name of an account.
     pub fn account_name(&self, id: core_domain::AccountId) -> String {
         self.accounts
@@ -578,6 +612,9 @@ impl Derived {
             .map_or_else(|| format!("#{}", id.0), |a| a.name.clone())
     }
 }
+
+/// The most use-case answers [`Derived::answer`] keeps.
+const MAX_ANSWERS: usize = 256;
 
 /// A value per key, computed once. The lock is not held while computing, so two threads may
 /// compute the same value; both results are equal and the first stored wins.
