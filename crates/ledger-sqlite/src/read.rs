@@ -576,16 +576,16 @@ fn prices_for(
     to: Date,
 ) -> PortResult<Vec<PriceRow>> {
     // One read transaction: one shared lock for every statement.
-    let tx = conn.unchecked_transaction().map_err(map_err)?;
-    let table = AssetTable::load(&tx)?;
+    let tx = read_transaction(conn)?;
+    let table = AssetTable::load(conn)?;
     let mut out = Vec::new();
     let range = [(day_of(from), day_of(to))];
-    for (id, _) in asset_ids(&tx, assets)? {
+    for (id, _) in asset_ids(conn, assets)? {
         let start = out.len();
-        series::read_ranges(&tx, &table, id, &range, &mut out)?;
+        series::read_ranges(conn, &table, id, &range, &mut out)?;
         sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
-    tx.finish().map_err(map_err)?;
+    finish_read(tx)?;
     Ok(out)
 }
 
@@ -593,8 +593,8 @@ fn prices_for(
 const PRICE_WINDOW_DAYS: i64 = 7;
 
 fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
-    let tx = conn.unchecked_transaction().map_err(map_err)?;
-    let table = AssetTable::load(&tx)?;
+    let tx = read_transaction(conn)?;
+    let table = AssetTable::load(conn)?;
     let mut wanted: Vec<(Asset, i64)> = requests
         .iter()
         .map(|(asset, date)| (*asset, day_of(*date)))
@@ -603,7 +603,7 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
     wanted.dedup();
     let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
     symbols.dedup();
-    let ids = asset_ids(&tx, &symbols)?;
+    let ids = asset_ids(conn, &symbols)?;
     let mut out = Vec::new();
     let mut ranges: Vec<(i64, i64)> = Vec::new();
     for (id, asset) in ids {
@@ -620,10 +620,10 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
             }
         }
         let start = out.len();
-        series::read_ranges(&tx, &table, id, &ranges, &mut out)?;
+        series::read_ranges(conn, &table, id, &ranges, &mut out)?;
         sort_asset_prices(out.get_mut(start..).unwrap_or_default());
     }
-    tx.finish().map_err(map_err)?;
+    finish_read(tx)?;
     Ok(out)
 }
 
@@ -652,14 +652,25 @@ fn settings(conn: &Connection) -> PortResult<Vec<(SettingKey, String)>> {
     Ok(out)
 }
 
+/// A read transaction of its own, unless the connection is already inside one (a `begin_read`
+/// scope or a write in progress), whose state it then reads.
+fn read_transaction(conn: &Connection) -> PortResult<Option<rusqlite::Transaction<'_>>> {
+    if conn.is_autocommit() {
+        conn.unchecked_transaction().map(Some).map_err(map_err)
+    } else {
+        Ok(None)
+    }
+}
+
+/// Ends a transaction of [`read_transaction`].
+fn finish_read(tx: Option<rusqlite::Transaction<'_>>) -> PortResult<()> {
+    tx.map_or(Ok(()), |tx| tx.finish().map_err(map_err))
+}
+
 fn snapshot(conn: &Connection, parallel_min_rows: u64) -> PortResult<LedgerSnapshot> {
     // One read transaction: every part sees the same committed state (inside a `begin_read`
     // scope, that scope's).
-    let tx = if conn.is_autocommit() {
-        Some(conn.unchecked_transaction().map_err(map_err)?)
-    } else {
-        None
-    };
+    let tx = read_transaction(conn)?;
     let assets = AssetTable::load(conn)?;
     let snapshot = LedgerSnapshot {
         version: ledger_version(conn)?,
@@ -669,9 +680,7 @@ fn snapshot(conn: &Connection, parallel_min_rows: u64) -> PortResult<LedgerSnaps
         overrides: overrides(conn, &assets)?,
         custody_links: custody_links(conn)?,
     };
-    if let Some(tx) = tx {
-        tx.finish().map_err(map_err)?;
-    }
+    finish_read(tx)?;
     Ok(snapshot)
 }
 

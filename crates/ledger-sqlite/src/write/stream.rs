@@ -140,7 +140,9 @@ impl SqliteLedger {
         let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
         let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, &mut retire, end);
         if mapped {
-            let _ = self.conn.pragma_update(None, "mmap_size", crate::MMAP_BYTES);
+            let _ = self
+                .conn
+                .pragma_update(None, "mmap_size", crate::MMAP_BYTES);
         }
         if journal {
             BulkJournal::leave(&self.conn);

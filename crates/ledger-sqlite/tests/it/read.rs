@@ -74,3 +74,27 @@ fn a_read_scope_sees_one_state_even_when_the_helper_connection_would_not() {
     reader.end_read().unwrap();
     assert_eq!(reader.snapshot().unwrap(), after);
 }
+
+/// The price reads open their own read transaction only outside a scope: inside one they read
+/// the scope's state (SQLite refuses a transaction within a transaction).
+#[test]
+fn price_reads_join_an_open_read_scope() {
+    use use_cases::ports::PriceStore;
+    let dir = TempDir::new();
+    let reader = file_ledger(&dir);
+    let btc = core_domain::Asset::new("BTC").unwrap();
+    let day = core_domain::Date::from_ymd_opt(2024, 3, 1).unwrap();
+    let outside = (
+        reader.price_candidates(&[(btc, day)]).unwrap(),
+        reader.prices_for(&[btc], day, day).unwrap(),
+    );
+    reader.begin_read().unwrap();
+    let snapshot = reader.snapshot().unwrap();
+    let inside = (
+        reader.price_candidates(&[(btc, day)]).unwrap(),
+        reader.prices_for(&[btc], day, day).unwrap(),
+    );
+    reader.end_read().unwrap();
+    assert_eq!(inside, outside);
+    assert_eq!(snapshot.spot_rows.len(), 71);
+}
