@@ -124,7 +124,8 @@ fn spot_rows(
             // version; otherwise (a write in between, or any failure) they are read here.
             let version = ledger_version(conn)?;
             let upper = std::thread::scope(|scope| {
-                let helper = scope.spawn(|| upper_rows(path, assets, mid, version));
+                let half = out.capacity() / 2 + 1;
+                let helper = scope.spawn(move || upper_rows(path, assets, mid, version, half));
                 let lower = spot_range(conn, assets, Some((i64::MIN, mid)), &mut out);
                 let upper = helper.join().ok().and_then(Result::ok).flatten();
                 lower.map(|()| upper)
@@ -165,6 +166,7 @@ fn upper_rows(
     assets: &AssetTable,
     mid: i64,
     version: u64,
+    capacity: usize,
 ) -> PortResult<Option<Vec<SpotRow>>> {
     let flags =
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
@@ -176,7 +178,8 @@ fn upper_rows(
     if ledger_version(&tx)? != version {
         return Ok(None);
     }
-    let mut rows = Vec::new();
+    // Sized up front: growing a vector of wide rows copies them and faults fresh pages.
+    let mut rows = Vec::with_capacity(capacity);
     spot_range(
         &tx,
         assets,
