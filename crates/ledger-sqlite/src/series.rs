@@ -12,9 +12,16 @@ use use_cases::ports::{PriceRow, StoredQuote};
 use crate::codec::{AssetTable, date_of, decimal_col, int_col, text_col};
 use crate::error::{corrupt, map_err};
 
-/// Bytes of one entry: the day (i32 little endian, days from the common era) then the close
-/// (`Decimal::serialize`, which keeps the scale: `1.50` stays `1.50`).
-pub(crate) const ENTRY: usize = 20;
+/// Bytes of one entry: the day (i32 little endian, days from the common era), the close
+/// (`Decimal::serialize`, which keeps the scale: `1.50` stays `1.50`), then the import log id
+/// of the file that wrote it (u32 little endian: every stored value keeps its provenance,
+/// `imports.md` §3.1).
+pub(crate) const ENTRY: usize = 24;
+
+/// An import log id as an entry stores it.
+pub(crate) fn entry_import_id(import: i64) -> PortResult<u32> {
+    u32::try_from(import).map_err(|e| corrupt("price import id", e))
+}
 
 /// The year of a stored day number; days outside chrono's range clamp to its bounds.
 pub(crate) fn year_of(day: i64) -> i64 {
@@ -27,9 +34,10 @@ pub(crate) fn year_of(day: i64) -> i64 {
 }
 
 /// Appends one entry.
-pub(crate) fn push_entry(buf: &mut Vec<u8>, day: i32, close: Decimal) {
+pub(crate) fn push_entry(buf: &mut Vec<u8>, day: i32, close: Decimal, import: u32) {
     buf.extend_from_slice(&day.to_le_bytes());
     buf.extend_from_slice(&close.serialize());
+    buf.extend_from_slice(&import.to_le_bytes());
 }
 
 /// The day of entry `bytes` (exactly [`ENTRY`] bytes long).
@@ -44,10 +52,21 @@ pub(crate) fn entry_day(bytes: &[u8]) -> i32 {
 /// The close of entry `bytes` (exactly [`ENTRY`] bytes long).
 pub(crate) fn entry_close(bytes: &[u8]) -> Decimal {
     let mut close = [0u8; 16];
-    if let Some(tail) = bytes.get(4..ENTRY) {
+    if let Some(tail) = bytes.get(4..20) {
         close.copy_from_slice(tail);
     }
     Decimal::deserialize(close)
+}
+
+/// The import log id of entry `bytes` (exactly [`ENTRY`] bytes long). No read asks for it
+/// yet (only the latest close's provenance is reported); tests check it is kept.
+#[cfg(test)]
+pub(crate) fn entry_import(bytes: &[u8]) -> u32 {
+    let mut import = [0u8; 4];
+    if let Some(tail) = bytes.get(20..ENTRY) {
+        import.copy_from_slice(tail);
+    }
+    u32::from_le_bytes(import)
 }
 
 /// Checks that a stored blob is a whole number of entries.
@@ -230,7 +249,7 @@ pub(crate) fn convert_price_rows(conn: &Connection) -> PortResult<()> {
         let text = crate::codec::decimal_text(close);
         latest = Some((asset, quote, day, text, import));
         let day = i32::try_from(day).map_err(|e| corrupt("price day", e))?;
-        push_entry(&mut buf, day, close);
+        push_entry(&mut buf, day, close, entry_import_id(import)?);
     }
     flush(current, &mut buf)?;
     write_latest(latest)?;

@@ -26,6 +26,23 @@ fn rows(prices: &[PriceRow]) -> Vec<(String, String, String, String)> {
         .collect()
 }
 
+/// The import log id of every stored close, series by series in key order.
+fn stored_import_ids(raw: &Connection) -> Vec<u32> {
+    let mut ids = Vec::new();
+    let mut blobs = raw
+        .prepare("SELECT closes FROM price_series ORDER BY asset_id, year, quote_id")
+        .unwrap();
+    let mut found = blobs.query([]).unwrap();
+    while let Some(row) = found.next().unwrap() {
+        let blob: Vec<u8> = row.get(0).unwrap();
+        ids.extend(
+            blob.chunks_exact(crate::series::ENTRY)
+                .map(crate::series::entry_import),
+        );
+    }
+    ids
+}
+
 /// A version-1 ledger file with prices over two years, two quotes and two imports.
 fn write_v1_ledger(path: &std::path::Path) {
     let raw = Connection::open(path).unwrap();
@@ -144,6 +161,56 @@ fn a_version_1_ledger_with_prices_migrates_and_reads_the_same_closes() {
         )
         .unwrap();
     assert_eq!(old, 0, "the version-1 table is dropped");
+    // Every close keeps the import log entry of its file (`imports.md` §3.1): BTC EUR 2024
+    // (30th, 31st), BTC USD 2024, BTC EUR 2025 (1st, 3rd), ETH USD 2025.
+    assert_eq!(stored_import_ids(&raw), vec![1, 1, 1, 1, 2, 1]);
     drop(raw);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A price import writes its log id into each close it adds or replaces; a duplicate keeps
+/// the first file's.
+#[test]
+fn each_written_close_keeps_the_import_that_wrote_it() {
+    use use_cases::ports::{ConflictPolicy, LedgerWrite, NewImportLog, PriceBatch, WriteMode};
+    let batch = |file: &str, rows: &[(&str, &str)], on_conflict| PriceBatch {
+        log: NewImportLog {
+            file_name: file.to_owned(),
+            format: "daily".to_owned(),
+            ..NewImportLog::default()
+        },
+        rows: rows
+            .iter()
+            .map(|(day, close)| PriceRow {
+                asset: asset("BTC"),
+                currency: asset("EUR"),
+                date: date(day),
+                close: close.parse().unwrap(),
+            })
+            .collect(),
+        on_conflict,
+        mode: WriteMode::Commit,
+    };
+    let mut ledger = SqliteLedger::open_in_memory().unwrap();
+    let first = [
+        ("2025-01-01", "10"),
+        ("2025-01-02", "11"),
+        ("2025-01-03", "12"),
+    ];
+    let one = ledger
+        .write_prices(&batch("a.csv", &first, ConflictPolicy::Reject))
+        .unwrap();
+    // A duplicate, a replaced close and a new day before the others.
+    let second = [
+        ("2025-01-01", "10.0"),
+        ("2025-01-02", "15"),
+        ("2024-12-31", "9"),
+    ];
+    let two = ledger
+        .write_prices(&batch("b.csv", &second, ConflictPolicy::Replace))
+        .unwrap();
+    let (a, b) = (one.import_id.unwrap(), two.import_id.unwrap());
+    let (a, b) = (u32::try_from(a).unwrap(), u32::try_from(b).unwrap());
+    // 2024: the 31st; 2025: the 1st, 2nd, 3rd.
+    assert_eq!(stored_import_ids(&ledger.conn), vec![b, a, b, a]);
 }

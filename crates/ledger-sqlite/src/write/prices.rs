@@ -13,7 +13,9 @@ use crate::SqliteLedger;
 use crate::codec::{day_of, decimal_text, invalid};
 use crate::error::{corrupt, map_err};
 use crate::read::ledger_version;
-use crate::series::{ENTRY, check_len, entry_close, entry_day, push_entry, year_of};
+use crate::series::{
+    ENTRY, check_len, entry_close, entry_day, entry_import_id, push_entry, year_of,
+};
 
 /// One (asset, year, quote) blob being merged.
 struct Blob {
@@ -64,17 +66,20 @@ impl Blob {
         entry_close(self.bytes.get(index * ENTRY..).unwrap_or_default())
     }
 
-    fn insert(&mut self, index: usize, day: i32, close: Decimal) {
+    fn insert(&mut self, index: usize, day: i32, close: Decimal, import: u32) {
         let mut entry = Vec::with_capacity(ENTRY);
-        push_entry(&mut entry, day, close);
+        push_entry(&mut entry, day, close, import);
         let at = (index * ENTRY).min(self.bytes.len());
         self.bytes.splice(at..at, entry);
         self.dirty = true;
     }
 
-    fn set(&mut self, index: usize, close: Decimal) {
+    /// Replaces the close of entry `index`; the replacing file becomes its provenance.
+    fn set(&mut self, index: usize, close: Decimal, import: u32) {
         if let Some(slot) = self.bytes.get_mut(index * ENTRY + 4..(index + 1) * ENTRY) {
-            slot.copy_from_slice(&close.serialize());
+            let (value, by) = slot.split_at_mut(16);
+            value.copy_from_slice(&close.serialize());
+            by.copy_from_slice(&import.to_le_bytes());
             self.dirty = true;
         }
     }
@@ -131,6 +136,7 @@ pub(super) fn write_prices(
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(map_err)?;
     let import_id = insert_log(&tx, &batch.log)?;
+    let entry_import = entry_import_id(import_id)?;
     let mut ids = Ids::load(&tx)?;
     let mut outcome = MarketOutcome::default();
     let mut blobs: HashMap<(i64, i64, i64), Blob> = HashMap::new();
@@ -154,7 +160,7 @@ pub(super) fn write_prices(
         let day32 = i32::try_from(day).map_err(|e| corrupt("price day", e))?;
         let wrote = match blob.find(day32) {
             Err(at) => {
-                blob.insert(at, day32, row.close);
+                blob.insert(at, day32, row.close, entry_import);
                 outcome.added += 1;
                 true
             }
@@ -170,7 +176,7 @@ pub(super) fn write_prices(
                         new: row.close,
                     });
                     if batch.on_conflict == ConflictPolicy::Replace {
-                        blob.set(at, row.close);
+                        blob.set(at, row.close, entry_import);
                         outcome.replaced += 1;
                         true
                     } else {
