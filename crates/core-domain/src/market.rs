@@ -312,18 +312,7 @@ impl PriceTable {
     /// newest first, EUR then USD then other codes alphabetically within a date; the first that
     /// converts with the rate of `d` wins.
     pub fn lookup(&self, asset: Asset, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
-        Ok(match self.lookup_raw(asset, d, rates) {
-            RawLookup::Found { price, fx } => PriceLookup::Found {
-                close_eur: match fx {
-                    Some(fx) => num::div(price.price, fx.rate, "fx conversion")?,
-                    None => price.price,
-                },
-                price,
-                fx,
-            },
-            RawLookup::MissingFxRate => PriceLookup::MissingFxRate,
-            RawLookup::MissingPrice => PriceLookup::MissingPrice,
-        })
+        convert(self.lookup_raw(asset, d, rates))
     }
 
     /// [`PriceTable::lookup`] without the EUR close: the valuation multiplies the quantity by

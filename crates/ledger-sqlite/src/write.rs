@@ -1113,6 +1113,21 @@ fn write_market(
         index += 1;
     }
     let rejected = policy == ConflictPolicy::Reject && !outcome.conflicts.is_empty();
+    let keep = !rejected && mode != WriteMode::DryRun;
+    end_market_write(tx, import_id, keep, &mut outcome)?;
+    Ok(outcome)
+}
+
+/// Ends a rate or price import: bumps the version when values were added or replaced, closes
+/// the log entry, then commits when `keep` (else rolls back, leaving the store as it was).
+fn end_market_write(
+    tx: Transaction<'_>,
+    import_id: i64,
+    keep: bool,
+    outcome: &mut MarketOutcome,
+) -> PortResult<()> {
+    // The transaction holds the write lock: after a rollback the version is this one.
+    let before = ledger_version(&tx)?;
     if outcome.added + outcome.replaced > 0 {
         bump_version(&tx)?;
     }
@@ -1123,16 +1138,16 @@ fn write_market(
         outcome.duplicates,
         outcome.replaced,
     )?;
-    if rejected || mode == WriteMode::DryRun {
-        tx.rollback().map_err(map_err)?;
-        outcome.ledger_version = ledger_version(&ledger.conn)?;
-    } else {
+    if keep {
         outcome.ledger_version = ledger_version(&tx)?;
         tx.commit().map_err(map_err)?;
         outcome.committed = true;
         outcome.import_id = Some(import_id);
+    } else {
+        tx.rollback().map_err(map_err)?;
+        outcome.ledger_version = before;
     }
-    Ok(outcome)
+    Ok(())
 }
 
 fn edit_code(edit: &ValueEdit) -> (i64, Option<String>, Option<Asset>) {

@@ -8,11 +8,10 @@ use rust_decimal::Decimal;
 use use_cases::PortResult;
 use use_cases::ports::{ConflictPolicy, MarketConflict, MarketOutcome, PriceBatch, WriteMode};
 
-use super::{Ids, bump_version, finish_log, insert_log};
+use super::{Ids, end_market_write, insert_log};
 use crate::SqliteLedger;
 use crate::codec::{day_of, decimal_text, invalid};
 use crate::error::{corrupt, map_err};
-use crate::read::ledger_version;
 use crate::series::{
     ENTRY, check_len, entry_close, entry_day, entry_import_id, push_entry, year_of,
 };
@@ -200,25 +199,7 @@ pub(super) fn write_prices(
     if keep {
         store(&tx, &blobs, &latest)?;
     }
-    if outcome.added + outcome.replaced > 0 {
-        bump_version(&tx)?;
-    }
-    finish_log(
-        &tx,
-        import_id,
-        outcome.added,
-        outcome.duplicates,
-        outcome.replaced,
-    )?;
-    if keep {
-        outcome.ledger_version = ledger_version(&tx)?;
-        tx.commit().map_err(map_err)?;
-        outcome.committed = true;
-        outcome.import_id = Some(import_id);
-    } else {
-        tx.rollback().map_err(map_err)?;
-        outcome.ledger_version = ledger_version(&ledger.conn)?;
-    }
+    end_market_write(tx, import_id, keep, &mut outcome)?;
     Ok(outcome)
 }
 
