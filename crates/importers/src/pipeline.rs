@@ -1146,7 +1146,7 @@ fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
 }
 
 /// [`start`] of a file read block by block from `source`: the signature is checked on its
-/// first bytes; UTF-8 is checked as the rows are read ([`finish_file`]).
+/// first bytes; UTF-8 is checked as the rows are read (the block reader of `reader.rs`).
 fn start_read<'a>(
     head: &'a mut Vec<u8>,
     source: &'a mut dyn std::io::Read,
