@@ -23,6 +23,7 @@ pub mod num;
 pub mod overrides;
 pub mod quality;
 pub mod ranking;
+pub mod rng;
 pub mod scenarios;
 #[cfg(feature = "testkit")]
 pub mod testkit;

@@ -2,27 +2,11 @@
 //! (`performance.md`): several accounts, a long tail of assets, buys, sells, swaps, transfers
 //! and staking, bursts of equal timestamps.
 
+use core_domain::rng::SplitMix64 as Rng;
 use core_domain::{Asset, AssetAmount, Fee, Instant, TxType};
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 use use_cases::ports::{ImportBatch, NewImportLog, NewSpotRecord};
-
-/// SplitMix64: a tiny deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 fn quantity(rng: &mut Rng) -> Decimal {
     let mantissa = i64::try_from(rng.below(10_000_000_000) + 1).unwrap_or(1);
@@ -32,7 +16,7 @@ fn quantity(rng: &mut Rng) -> Decimal {
 /// `n` records in file order, a batch per call.
 #[allow(clippy::too_many_lines)] // One table of shapes reads best in one place.
 pub(crate) fn batch(n: usize, seed: u64) -> ImportBatch {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let accounts: Vec<String> = (0..12)
         .map(|i| {
             if i % 3 == 0 {
@@ -110,9 +94,9 @@ pub(crate) fn batch(n: usize, seed: u64) -> ImportBatch {
             account: account.clone(),
             row_key: format!(
                 "{:016x}{:016x}{:016x}{:016x}",
-                rng.next(),
-                rng.next(),
-                rng.next(),
+                rng.next_u64(),
+                rng.next_u64(),
+                rng.next_u64(),
                 i
             ),
             content_key: None,

@@ -17,6 +17,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use chrono::{DateTime, Datelike, NaiveDate};
+use core_domain::rng::SplitMix64 as Random;
 
 /// Smallest and largest accepted `--transactions`.
 pub(crate) const MIN_TRANSACTIONS: u64 = 10;
@@ -64,26 +65,12 @@ pub(crate) struct Summary {
     pub(crate) files: Vec<String>,
 }
 
-/// SplitMix64: small, fast, deterministic.
-struct Random(u64);
+/// The generator's draws beyond `core_domain::rng::SplitMix64`'s.
+trait Draws {
+    fn below_i64(&mut self, bound: i64) -> i64;
+}
 
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        if bound == 0 { 0 } else { self.next() % bound }
-    }
-
-    fn percent(&mut self) -> u64 {
-        self.below(100)
-    }
-
+impl Draws for Random {
     fn below_i64(&mut self, bound: i64) -> i64 {
         i64::try_from(self.below(bound.unsigned_abs())).unwrap_or(0)
     }
@@ -665,7 +652,7 @@ pub(crate) fn generate(
 ) -> Result<Summary> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     let shape = Shape::new(transactions, seed);
-    let mut random = Random(seed ^ 0x00C0_FFEE_D00D_F00D);
+    let mut random = Random::new(seed ^ 0x00C0_FFEE_D00D_F00D);
     let mut summary = Summary {
         accounts: shape.accounts,
         assets: shape.assets,

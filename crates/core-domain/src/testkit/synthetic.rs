@@ -14,6 +14,7 @@ use crate::asset::Asset;
 use crate::engine::{EffectiveRow, EngineInput};
 use crate::ledger::{Account, AccountId, AssetAmount, Fee, SpotRow, TxType};
 use crate::market::{Market, PriceRow, RateRow};
+use crate::rng::SplitMix64 as Random;
 use crate::time::{Date, Instant};
 
 /// A generated ledger with its market data.
@@ -49,27 +50,6 @@ impl Synthetic {
     pub fn market(&self) -> Market {
         Market::new(self.rates.iter().copied(), self.prices.iter().copied())
             .unwrap_or_else(|error| panic!("synthetic market: {error}"))
-    }
-}
-
-/// SplitMix64: small, fast, deterministic.
-struct Random(u64);
-
-impl Random {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        if bound == 0 { 0 } else { self.next() % bound }
-    }
-
-    fn percent(&mut self) -> u64 {
-        self.below(100)
     }
 }
 
@@ -139,7 +119,7 @@ fn push(
 /// Generates `rows` spot rows (transfers count as two) with `seed`.
 #[allow(clippy::too_many_lines)] // One generator, read top to bottom.
 pub fn synthetic(rows: usize, seed: u64) -> Synthetic {
-    let mut random = Random(seed ^ 0x00C0_FFEE);
+    let mut random = Random::new(seed ^ 0x00C0_FFEE);
     let account_count = 3 + (seed % 23) as usize;
     let asset_count = (rows / 500).clamp(20, 2000);
     let accounts: Vec<Account> = (0..account_count)
