@@ -1,14 +1,18 @@
 //! Asset symbols (`domain.md` §1.4, §2).
 
+use std::num::NonZeroU8;
+
 use crate::error::{DomainError, DomainResult};
 
 const MAX_LEN: usize = 20;
 
 /// A valid asset symbol (`^[A-Z0-9.]{1,20}$`), stored inline so it is `Copy` and cheap to
-/// compare in the engine's hot loops. Ordering is byte order of the symbol.
+/// compare in the engine's hot loops. Ordering is byte order of the symbol. The length is
+/// never zero, which leaves a niche: `Option<Asset>` and `Option<AssetAmount>` cost no extra
+/// byte (rows hold several of them).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Asset {
-    len: u8,
+    len: NonZeroU8,
     bytes: [u8; MAX_LEN],
 }
 
@@ -16,23 +20,20 @@ impl Asset {
     /// Validates a symbol exactly as stored (no case folding).
     pub fn new(symbol: &str) -> DomainResult<Self> {
         let bytes = symbol.as_bytes();
-        let valid = !bytes.is_empty()
-            && bytes.len() <= MAX_LEN
+        let len = u8::try_from(bytes.len()).ok().and_then(NonZeroU8::new);
+        let valid = bytes.len() <= MAX_LEN
             && bytes
                 .iter()
                 .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || *b == b'.');
-        if !valid {
+        let (Some(len), true) = (len, valid) else {
             return Err(DomainError::InvalidAmount {
                 field: "asset".to_owned(),
                 text: symbol.to_owned(),
             });
-        }
+        };
         let mut inline = [0u8; MAX_LEN];
         inline[..bytes.len()].copy_from_slice(bytes);
-        Ok(Self {
-            len: u8::try_from(bytes.len()).unwrap_or(0),
-            bytes: inline,
-        })
+        Ok(Self { len, bytes: inline })
     }
 
     /// Validates user or agent input: trimmed and ASCII-upper-cased first.
@@ -43,7 +44,7 @@ impl Asset {
     /// The symbol.
     pub fn as_str(&self) -> &str {
         // Construction admits only ASCII, so this never fails.
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or("")
+        std::str::from_utf8(&self.bytes[..usize::from(self.len.get())]).unwrap_or("")
     }
 
     /// The asset id: the symbol in ASCII lower case (`btc` for `BTC`).
@@ -56,7 +57,7 @@ impl Asset {
         // Symbols are stored upper-case and trimmed, so a byte comparison suffices (this runs
         // several times per row in the engine's hot loop).
         let bytes = self.bytes.get(..3).unwrap_or(&[]);
-        self.len == 3
+        self.len.get() == 3
             && shared_types::FIAT_CODES
                 .iter()
                 .any(|code| code.as_bytes() == bytes)
@@ -78,7 +79,7 @@ impl Asset {
 
     /// Whether the asset is EUR.
     pub fn is_eur(&self) -> bool {
-        self.len == 3 && self.bytes.get(..3) == Some(b"EUR".as_slice())
+        self.len.get() == 3 && self.bytes.get(..3) == Some(b"EUR".as_slice())
     }
 
     /// Whether the asset is in the stablecoin list.

@@ -170,11 +170,15 @@ fn apply_fields_owned(mut effective: SpotRow, edit: &RowOverride) -> EffectiveRo
         FeeEdit::None => effective.fee = None,
         FeeEdit::Charged { asset, quantity } => effective.fee = Some(Fee { asset, quantity }),
     }
-    if edit.edited_value == ValueEdit::Clear {
-        effective.stated_value = None;
-    }
-    if edit.edited_price == ValueEdit::Clear {
-        effective.stated_price = None;
+    if edit.edited_value == ValueEdit::Clear || edit.edited_price == ValueEdit::Clear {
+        let mut stated = effective.stated_values();
+        if edit.edited_value == ValueEdit::Clear {
+            stated.value = None;
+        }
+        if edit.edited_price == ValueEdit::Clear {
+            stated.price = None;
+        }
+        effective.set_stated_values(stated);
     }
     let set = |value: ValueEdit| match value {
         ValueEdit::Set { amount, currency } => Some(StatedAmount { amount, currency }),

@@ -101,6 +101,24 @@ pub struct StatedAmount {
     pub currency: Asset,
 }
 
+/// The fiat amounts a source states for a row (`domain.md` §4.1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StatedValues {
+    /// The source's fiat value of the operation.
+    pub value: Option<StatedAmount>,
+    /// The source's unit price of the principal asset.
+    pub price: Option<StatedAmount>,
+    /// The source's fiat value of a crypto fee.
+    pub fee_value: Option<StatedAmount>,
+}
+
+impl StatedValues {
+    /// The three amounts, boxed as a row keeps them (none when every one is unset).
+    pub fn boxed(self) -> Option<Box<Self>> {
+        (self != Self::default()).then(|| Box::new(self))
+    }
+}
+
 /// An imported spot row (`domain.md` §4.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpotRow {
@@ -120,12 +138,10 @@ pub struct SpotRow {
     pub outflow: Option<AssetAmount>,
     /// The fee, absent when none is recorded.
     pub fee: Option<Fee>,
-    /// The source's fiat value of the operation.
-    pub stated_value: Option<StatedAmount>,
-    /// The source's unit price of the principal asset.
-    pub stated_price: Option<StatedAmount>,
-    /// The source's fiat value of a crypto fee.
-    pub stated_fee_value: Option<StatedAmount>,
+    /// The source's stated fiat amounts, when it states any (boxed: few sources do, and
+    /// inline they would make every row half as large again); read them through
+    /// [`SpotRow::stated_value`] and its siblings.
+    pub stated: Option<Box<StatedValues>>,
     /// The source's link between the two legs of one movement.
     pub transfer_group_id: Option<String>,
 }
@@ -155,4 +171,31 @@ pub struct FuturesRow {
     pub fee_asset: Option<Asset>,
     /// The fee (signed; negative = rebate).
     pub fee: Decimal,
+}
+
+impl SpotRow {
+    /// The source's fiat value of the operation.
+    pub fn stated_value(&self) -> Option<StatedAmount> {
+        self.stated.as_ref().and_then(|stated| stated.value)
+    }
+
+    /// The source's unit price of the principal asset.
+    pub fn stated_price(&self) -> Option<StatedAmount> {
+        self.stated.as_ref().and_then(|stated| stated.price)
+    }
+
+    /// The source's fiat value of a crypto fee.
+    pub fn stated_fee_value(&self) -> Option<StatedAmount> {
+        self.stated.as_ref().and_then(|stated| stated.fee_value)
+    }
+
+    /// The stated amounts (all unset when the source states none).
+    pub fn stated_values(&self) -> StatedValues {
+        self.stated.as_deref().copied().unwrap_or_default()
+    }
+
+    /// Replaces the stated amounts.
+    pub fn set_stated_values(&mut self, values: StatedValues) {
+        self.stated = values.boxed();
+    }
 }

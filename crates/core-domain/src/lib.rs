@@ -33,6 +33,8 @@ pub mod valuation;
 pub use asset::Asset;
 pub use error::{DomainError, DomainResult};
 pub use fifo::{EngineSettings, run};
-pub use ledger::{Account, AccountId, AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, TxType};
+pub use ledger::{
+    Account, AccountId, AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, StatedValues, TxType,
+};
 pub use market::{Market, PriceRow, RateRow};
 pub use time::{Date, FiscalTimezone, Instant};

@@ -481,9 +481,12 @@ impl Ledger {
             inflow: spec.inflow,
             outflow: spec.outflow,
             fee: spec.fee,
-            stated_value: spec.stated_value,
-            stated_price: spec.stated_price,
-            stated_fee_value: spec.stated_fee_value,
+            stated: crate::ledger::StatedValues {
+                value: spec.stated_value,
+                price: spec.stated_price,
+                fee_value: spec.stated_fee_value,
+            }
+            .boxed(),
             transfer_group_id: spec.group,
         });
         self

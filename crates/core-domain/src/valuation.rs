@@ -192,9 +192,11 @@ fn consideration(
                 Provenance::Stated,
             )
         }),
-        row.row.stated_value.map(|s| (s, None, Provenance::Stated)),
         row.row
-            .stated_price
+            .stated_value()
+            .map(|s| (s, None, Provenance::Stated)),
+        row.row
+            .stated_price()
             .map(|s| (s, Some(quantity), Provenance::Stated)),
     ];
     for (statement, multiplier, provenance) in sources.into_iter().flatten() {
@@ -221,9 +223,11 @@ fn swap_given(
         row.edited_value().map(|s| (s, None, Provenance::Manual)),
         row.edited_price()
             .map(|s| (s, Some(quantity), Provenance::Manual)),
-        row.row.stated_value.map(|s| (s, None, Provenance::Stated)),
         row.row
-            .stated_price
+            .stated_value()
+            .map(|s| (s, None, Provenance::Stated)),
+        row.row
+            .stated_price()
             .map(|s| (s, Some(quantity), Provenance::Stated)),
     ];
     for (statement, multiplier, provenance) in sources.into_iter().flatten() {
@@ -246,7 +250,7 @@ fn swap_received(
     let mut flags = FlagSet::EMPTY;
     let sources = [
         row.edited_value().map(|s| (s, Provenance::Manual)),
-        row.row.stated_value.map(|s| (s, Provenance::Stated)),
+        row.row.stated_value().map(|s| (s, Provenance::Stated)),
     ];
     for (statement, provenance) in sources.into_iter().flatten() {
         if let Some(valued) =
@@ -317,7 +321,7 @@ fn fee_value(
     }
     let sources = [
         row.edited_fee_value().map(|s| (s, Provenance::Manual)),
-        row.row.stated_fee_value.map(|s| (s, Provenance::Stated)),
+        row.row.stated_fee_value().map(|s| (s, Provenance::Stated)),
     ];
     for (statement, provenance) in sources.into_iter().flatten() {
         if let Some(valued) =

@@ -90,7 +90,7 @@ pub(crate) fn render_row(row: &SpotRow, accounts: &[Account]) -> String {
         side(row.inflow),
         side(row.outflow),
         fee,
-        stated(row.stated_value),
+        stated(row.stated_value()),
         row.transfer_group_id.as_deref().unwrap_or(""),
     )
 }

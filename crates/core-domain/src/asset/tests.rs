@@ -17,3 +17,18 @@ fn symbols_are_validated_and_ordered_by_bytes() {
     assert!(Asset::new("USD").unwrap().is_fiat());
     assert!(Asset::new("USDT").unwrap().is_crypto());
 }
+
+#[test]
+fn optional_assets_and_row_sides_cost_no_extra_bytes() {
+    use crate::ledger::{AssetAmount, SpotRow};
+    assert_eq!(size_of::<Option<Asset>>(), size_of::<Asset>());
+    assert_eq!(size_of::<Option<AssetAmount>>(), size_of::<AssetAmount>());
+    // Rows are the largest part of a loaded ledger: a field that makes them grow should be
+    // a decision, not an accident.
+    assert!(size_of::<SpotRow>() <= 224, "{}", size_of::<SpotRow>());
+    assert!(
+        size_of::<crate::engine::EffectiveRow>() <= 232,
+        "{}",
+        size_of::<crate::engine::EffectiveRow>()
+    );
+}

@@ -109,9 +109,7 @@ fn push(
         inflow,
         outflow,
         fee,
-        stated_value: None,
-        stated_price: None,
-        stated_fee_value: None,
+        stated: None,
         transfer_group_id: None,
     });
 }

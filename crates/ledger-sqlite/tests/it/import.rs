@@ -41,9 +41,9 @@ fn check_spot(stored: &SpotRow, record: &NewSpotRecord) {
     assert_eq!(stored.inflow, record.inflow);
     assert_eq!(stored.outflow, record.outflow);
     assert_eq!(stored.fee, record.fee);
-    assert_eq!(stored.stated_value, record.stated_value);
-    assert_eq!(stored.stated_price, record.stated_price);
-    assert_eq!(stored.stated_fee_value, record.stated_fee_value);
+    assert_eq!(stored.stated_value(), record.stated_value);
+    assert_eq!(stored.stated_price(), record.stated_price);
+    assert_eq!(stored.stated_fee_value(), record.stated_fee_value);
     assert_eq!(stored.transfer_group_id, record.transfer_group_id);
     // Decimal equality ignores scale; the stored text must keep it too.
     let text = |d: Option<Decimal>| d.map(|d| d.to_string());
@@ -56,7 +56,7 @@ fn check_spot(stored: &SpotRow, record: &NewSpotRecord) {
         text(record.fee.map(|f| f.quantity))
     );
     assert_eq!(
-        text(stored.stated_price.map(|s| s.amount)),
+        text(stored.stated_price().map(|s| s.amount)),
         text(record.stated_price.map(|s| s.amount))
     );
 }

@@ -282,9 +282,9 @@ impl Derived {
                 leg(&mut requests, fee.asset, days);
             }
             for stated in [
-                row.stated_value,
-                row.stated_price,
-                row.stated_fee_value,
+                row.stated_value(),
+                row.stated_price(),
+                row.stated_fee_value(),
                 effective.edited_value(),
                 effective.edited_price(),
                 effective.edited_fee_value(),

@@ -21,8 +21,8 @@ fn type_name(t: &TxType) -> &'static str {
 
 fn row_dto(derived: &Derived, e: &EffectiveRow, edited: bool) -> TxRow {
     let row = &e.row;
-    let value = e.edited_value().or(row.stated_value);
-    let price = e.edited_price().or(row.stated_price);
+    let value = e.edited_value().or(row.stated_value());
+    let price = e.edited_price().or(row.stated_price());
     TxRow {
         row_key: row.row_key.clone(),
         date: instant(row.instant),
