@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
@@ -509,17 +510,23 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
         write_csv(dir, &files)?;
     }
     if json {
-        return print_json(&report);
+        return print_json(&*report);
     }
     print!("{}", render_tax(&report));
     Ok(Outcome::Success)
 }
 
-pub(crate) fn tax_report(session: &Session, year: i32) -> Result<TaxReport> {
-    answer(session.queries.get_spanish_tax_report(&TaxReportRequest {
-        year,
-        with_year_end_holdings: false,
-    }))
+/// The year's report as the use cases keep it for this ledger version (shared, not copied: a
+/// large ledger's report holds its whole audit trail).
+pub(crate) fn tax_report(session: &Session, year: i32) -> Result<Arc<TaxReport>> {
+    answer(
+        session
+            .queries
+            .get_spanish_tax_report_shared(&TaxReportRequest {
+                year,
+                with_year_end_holdings: false,
+            }),
+    )
 }
 
 fn run_compare(ledger: Option<&Path>, json: bool, year_a: i32, year_b: i32) -> Result<Outcome> {
@@ -1569,7 +1576,7 @@ pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
     if json {
         return print_json(&serde_json::json!({
             "portfolio": summary,
-            "taxReports": reports,
+            "taxReports": reports.iter().map(|r| &**r).collect::<Vec<&TaxReport>>(),
         }));
     }
     print!("{}", render_portfolio(&summary));
