@@ -278,21 +278,30 @@ pub fn effective_rows(rows: &[SpotRow], overrides: &[RowOverride]) -> Vec<Effect
         .collect()
 }
 
+// `effective_rows_owned` turns the imported rows into effective rows in their own allocation
+// only when the two have one layout.
+const _: () = assert!(
+    size_of::<EffectiveRow>() == size_of::<SpotRow>()
+        && align_of::<EffectiveRow>() == align_of::<SpotRow>()
+);
+
 /// [`effective_rows`] on rows the caller gives up: each row is moved into its effective form
 /// (no row, row key or label is copied).
 pub fn effective_rows_owned(rows: Vec<SpotRow>, overrides: &[RowOverride]) -> Vec<EffectiveRow> {
     let by_key = overrides_by_key(overrides);
-    let mut out = Vec::with_capacity(rows.len());
-    for row in rows {
-        // Most ledgers have few overrides: skip the lookup when there are none.
-        let edit = if by_key.is_empty() {
-            None
-        } else {
-            by_key.get(row.row_key.as_str()).copied()
-        };
-        out.extend(effective_row_owned(row, edit));
-    }
-    out
+    // One pass over the vector: an effective row has the size and alignment of an imported
+    // one, so `collect` reuses the rows' allocation instead of filling a second one.
+    rows.into_iter()
+        .filter_map(|row| {
+            // Most ledgers have few overrides: skip the lookup when there are none.
+            let edit = if by_key.is_empty() {
+                None
+            } else {
+                by_key.get(row.row_key.as_str()).copied()
+            };
+            effective_row_owned(row, edit)
+        })
+        .collect()
 }
 
 fn overrides_by_key(overrides: &[RowOverride]) -> BTreeMap<&str, &RowOverride> {

@@ -4,6 +4,7 @@ use rust_decimal::Decimal;
 use shared_types::{CustodyKind, FuturesKind, SpotTxType};
 
 use crate::asset::Asset;
+use crate::engine::EditedValues;
 use crate::time::Instant;
 
 /// Opaque account identity, assigned by the store. Synthetic `ownwallet-<ASSET>` accounts are
@@ -112,10 +113,26 @@ pub struct StatedValues {
     pub fee_value: Option<StatedAmount>,
 }
 
-impl StatedValues {
-    /// The three amounts, boxed as a row keeps them (none when every one is unset).
-    pub fn boxed(self) -> Option<Box<Self>> {
-        (self != Self::default()).then(|| Box::new(self))
+/// The rarely present fiat amounts of a spot row, kept in one box: the source's and the
+/// user's. The edits live here rather than beside the row so that an effective row is no
+/// larger than an imported one, and the imported rows become effective rows in place.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RowValues {
+    /// What the source states.
+    pub stated: StatedValues,
+    /// The override's `SET(...)` value edits (unset on an imported row).
+    pub edited: EditedValues,
+}
+
+impl RowValues {
+    /// The box of a row with these stated amounts and no edits (none when every one is unset).
+    pub fn stated(stated: StatedValues) -> Option<Box<Self>> {
+        Self::boxed(stated, EditedValues::default())
+    }
+
+    fn boxed(stated: StatedValues, edited: EditedValues) -> Option<Box<Self>> {
+        let values = Self { stated, edited };
+        (values != Self::default()).then(|| Box::new(values))
     }
 }
 
@@ -138,10 +155,10 @@ pub struct SpotRow {
     pub outflow: Option<AssetAmount>,
     /// The fee, absent when none is recorded.
     pub fee: Option<Fee>,
-    /// The source's stated fiat amounts, when it states any (boxed: few sources do, and
-    /// inline they would make every row half as large again); read them through
-    /// [`SpotRow::stated_value`] and its siblings.
-    pub stated: Option<Box<StatedValues>>,
+    /// The source's stated fiat amounts and, on an effective row, the user's value edits, when
+    /// there are any (boxed: few rows have one, and inline they would make every row half as
+    /// large again); read them through [`SpotRow::stated_value`] and its siblings.
+    pub values: Option<Box<RowValues>>,
     /// The source's link between the two legs of one movement.
     pub transfer_group_id: Option<String>,
 }
@@ -176,26 +193,44 @@ pub struct FuturesRow {
 impl SpotRow {
     /// The source's fiat value of the operation.
     pub fn stated_value(&self) -> Option<StatedAmount> {
-        self.stated.as_ref().and_then(|stated| stated.value)
+        self.values.as_ref().and_then(|values| values.stated.value)
     }
 
     /// The source's unit price of the principal asset.
     pub fn stated_price(&self) -> Option<StatedAmount> {
-        self.stated.as_ref().and_then(|stated| stated.price)
+        self.values.as_ref().and_then(|values| values.stated.price)
     }
 
     /// The source's fiat value of a crypto fee.
     pub fn stated_fee_value(&self) -> Option<StatedAmount> {
-        self.stated.as_ref().and_then(|stated| stated.fee_value)
+        self.values
+            .as_ref()
+            .and_then(|values| values.stated.fee_value)
     }
 
     /// The stated amounts (all unset when the source states none).
     pub fn stated_values(&self) -> StatedValues {
-        self.stated.as_deref().copied().unwrap_or_default()
+        self.values
+            .as_ref()
+            .map(|values| values.stated)
+            .unwrap_or_default()
     }
 
-    /// Replaces the stated amounts.
-    pub fn set_stated_values(&mut self, values: StatedValues) {
-        self.stated = values.boxed();
+    /// The value edits (all unset on an imported row and on a row no override sets a value of).
+    pub fn edited_values(&self) -> EditedValues {
+        self.values
+            .as_ref()
+            .map(|values| values.edited)
+            .unwrap_or_default()
+    }
+
+    /// Replaces the stated amounts, keeping the edits.
+    pub fn set_stated_values(&mut self, stated: StatedValues) {
+        self.values = RowValues::boxed(stated, self.edited_values());
+    }
+
+    /// Replaces the value edits, keeping the stated amounts.
+    pub(crate) fn set_edited_values(&mut self, edited: EditedValues) {
+        self.values = RowValues::boxed(self.stated_values(), edited);
     }
 }

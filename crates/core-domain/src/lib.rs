@@ -34,7 +34,8 @@ pub use asset::Asset;
 pub use error::{DomainError, DomainResult};
 pub use fifo::{EngineSettings, run};
 pub use ledger::{
-    Account, AccountId, AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, StatedValues, TxType,
+    Account, AccountId, AssetAmount, Fee, FuturesRow, RowValues, SpotRow, StatedAmount,
+    StatedValues, TxType,
 };
 pub use market::{Market, PriceRow, RateRow};
 pub use time::{Date, FiscalTimezone, Instant};

@@ -481,12 +481,11 @@ impl Ledger {
             inflow: spec.inflow,
             outflow: spec.outflow,
             fee: spec.fee,
-            stated: crate::ledger::StatedValues {
+            values: crate::ledger::RowValues::stated(crate::ledger::StatedValues {
                 value: spec.stated_value,
                 price: spec.stated_price,
                 fee_value: spec.stated_fee_value,
-            }
-            .boxed(),
+            }),
             transfer_group_id: spec.group,
         });
         self

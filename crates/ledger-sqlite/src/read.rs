@@ -2,8 +2,8 @@
 
 use core_domain::overrides::{Counterparty, CustodyLink, FeeEdit, RowOverride, ValueEdit};
 use core_domain::{
-    Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, SpotRow, StatedAmount,
-    StatedValues, TxType,
+    Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, RowValues, SpotRow,
+    StatedAmount, StatedValues, TxType,
 };
 use rusqlite::Connection;
 use rusqlite::types::ValueRef;
@@ -229,12 +229,11 @@ fn spot_row(row: &rusqlite::Row<'_>, assets: &AssetTable) -> PortResult<SpotRow>
         outflow: side(assets, v(8), v(9), "out")?
             .map(|(asset, quantity)| AssetAmount { asset, quantity }),
         fee: side(assets, v(10), v(11), "fee")?.map(|(asset, quantity)| Fee { asset, quantity }),
-        stated: StatedValues {
+        values: RowValues::stated(StatedValues {
             value: stated(assets, v(12), v(13), "stated value")?,
             price: stated(assets, v(14), v(15), "stated price")?,
             fee_value: stated(assets, v(16), v(17), "stated fee value")?,
-        }
-        .boxed(),
+        }),
         transfer_group_id: opt_text_col(v(18), "group id")?,
     })
 }

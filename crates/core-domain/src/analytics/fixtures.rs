@@ -69,10 +69,9 @@ impl Fixture {
                 inflow: inflow.map(amount),
                 outflow: outflow.map(amount),
                 fee: None,
-                stated: None,
+                values: None,
                 transfer_group_id: None,
             },
-            edits: None,
         });
         self.output.ledger_order.push(index);
         index

@@ -26,9 +26,4 @@ fn optional_assets_and_row_sides_cost_no_extra_bytes() {
     // Rows are the largest part of a loaded ledger: a field that makes them grow should be
     // a decision, not an accident.
     assert!(size_of::<SpotRow>() <= 224, "{}", size_of::<SpotRow>());
-    assert!(
-        size_of::<crate::engine::EffectiveRow>() <= 232,
-        "{}",
-        size_of::<crate::engine::EffectiveRow>()
-    );
 }

@@ -79,10 +79,9 @@ pub(crate) fn row(
                 asset: a.asset,
                 quantity: a.quantity,
             }),
-            stated: None,
+            values: None,
             transfer_group_id: None,
         },
-        edits: None,
     }
 }
 

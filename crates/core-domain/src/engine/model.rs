@@ -13,11 +13,9 @@ use crate::time::{Date, Instant};
 /// `source_label`). Excluded rows are not represented: they never reach the engine.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EffectiveRow {
-    /// The effective row (edited type, instant, quantities, fee; cleared statements removed).
+    /// The effective row (edited type, instant, quantities, fee; cleared statements removed),
+    /// with the authoritative values a user set in its boxed values ([`EffectiveRow::edits`]).
     pub row: SpotRow,
-    /// The authoritative values a user set, when any (boxed: few rows have one, and inline
-    /// they would add a third to every row of a large ledger).
-    pub edits: Option<Box<EditedValues>>,
 }
 
 /// The `SET(...)` value edits of an override (`domain.md` §6.1), all MANUAL.
@@ -32,30 +30,43 @@ pub struct EditedValues {
 }
 
 impl EffectiveRow {
-    /// A row without value edits.
-    pub fn new(row: SpotRow) -> Self {
-        Self { row, edits: None }
+    /// A row without value edits (any the row carries are dropped).
+    pub fn new(mut row: SpotRow) -> Self {
+        if row
+            .values
+            .as_ref()
+            .is_some_and(|v| v.edited != EditedValues::default())
+        {
+            row.set_edited_values(EditedValues::default());
+        }
+        Self { row }
     }
 
     /// A row with these value edits (none stored when every one is unset).
-    pub fn with_edits(row: SpotRow, edits: EditedValues) -> Self {
-        let edits = (edits != EditedValues::default()).then(|| Box::new(edits));
-        Self { row, edits }
+    pub fn with_edits(mut row: SpotRow, edits: EditedValues) -> Self {
+        row.set_edited_values(edits);
+        Self { row }
+    }
+
+    /// The value edits, when any is set.
+    pub fn edits(&self) -> Option<&EditedValues> {
+        let values = self.row.values.as_deref()?;
+        (values.edited != EditedValues::default()).then_some(&values.edited)
     }
 
     /// `edited_value = SET(...)`: authoritative fiat value of the operation (MANUAL).
     pub fn edited_value(&self) -> Option<StatedAmount> {
-        self.edits.as_ref().and_then(|edits| edits.value)
+        self.edits().and_then(|edits| edits.value)
     }
 
     /// `edited_price = SET(...)`: authoritative unit price of the principal asset (MANUAL).
     pub fn edited_price(&self) -> Option<StatedAmount> {
-        self.edits.as_ref().and_then(|edits| edits.price)
+        self.edits().and_then(|edits| edits.price)
     }
 
     /// `edited_fee_value = SET(...)`: authoritative fiat value of a crypto fee (MANUAL).
     pub fn edited_fee_value(&self) -> Option<StatedAmount> {
-        self.edits.as_ref().and_then(|edits| edits.fee_value)
+        self.edits().and_then(|edits| edits.fee_value)
     }
 }
 

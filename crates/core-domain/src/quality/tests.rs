@@ -376,7 +376,6 @@ fn derivative_and_unknown_rows() {
             )
             .row
         },
-        edits: None,
     }]);
     l.input.futures.push(FuturesRow {
         row_key: "f3".to_owned(),

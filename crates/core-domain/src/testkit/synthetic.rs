@@ -37,10 +37,7 @@ impl Synthetic {
             rows: self
                 .rows
                 .iter()
-                .map(|row| EffectiveRow {
-                    row: row.clone(),
-                    edits: None,
-                })
+                .map(|row| EffectiveRow { row: row.clone() })
                 .collect(),
             futures: Vec::new(),
         }
@@ -109,7 +106,7 @@ fn push(
         inflow,
         outflow,
         fee,
-        stated: None,
+        values: None,
         transfer_group_id: None,
     });
 }

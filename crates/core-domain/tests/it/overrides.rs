@@ -280,7 +280,7 @@ fn owned_input_equals_borrowed_input() {
         Some("12000".to_owned())
     );
     assert!(
-        row("u").edits.is_none(),
+        row("u").edits().is_none(),
         "a type edit stores no value edits"
     );
 
