@@ -490,14 +490,14 @@ fn resolve_row(store: &SqliteLedger, given: &str) -> Result<String> {
         .spot_rows()
         .map_err(store_error)?
         .into_iter()
-        .map(|r| r.row_key)
+        .map(|r| r.row_key.to_string())
         .collect();
     keys.extend(
         store
             .futures_rows()
             .map_err(store_error)?
             .into_iter()
-            .map(|r| r.row_key),
+            .map(|r| r.row_key.to_string()),
     );
     if keys.iter().any(|k| k == given) {
         return Ok(given.to_owned());

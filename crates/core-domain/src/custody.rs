@@ -141,9 +141,10 @@ impl Movement {
     /// for the difference of an unequal pair.
     pub fn movement_id(&self, rows: &[crate::engine::EffectiveRow]) -> String {
         let row = self.out_row.or(self.in_row).unwrap_or(self.position_row);
-        let key = rows
-            .get(row as usize)
-            .map_or("", |r| r.row.row_key.as_str());
+        let key: &dyn std::fmt::Display = match rows.get(row as usize) {
+            Some(r) => &r.row.row_key,
+            None => &"",
+        };
         match self.part {
             MovementPart::Main => format!("M:{key}"),
             MovementPart::Difference => format!("M:{key}:D"),

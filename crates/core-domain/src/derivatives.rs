@@ -35,7 +35,7 @@ pub fn results(
             continue;
         };
         let date = timezone.fiscal_date(row.instant);
-        let context = row.row_key.as_str();
+        let context = &row.row_key;
         let mut flags = FlagSet::EMPTY;
         let mut total = Some(Decimal::ZERO);
         let fee_asset = row.fee_asset.unwrap_or(row.settlement_asset);

@@ -199,7 +199,7 @@ fn apply_fields_owned(mut effective: SpotRow, edit: &RowOverride) -> EffectiveRo
 /// satisfy §4.2.
 pub fn validate_override(row: &SpotRow, edit: &RowOverride) -> DomainResult<()> {
     let invalid = |reason: String| DomainError::InvalidOverride {
-        row_key: row.row_key.clone(),
+        row_key: row.row_key.to_string(),
         reason,
     };
     check_override_fields(row, edit).map_err(invalid)?;
@@ -226,7 +226,7 @@ pub fn validate_futures_override(row: &FuturesRow, edit: &RowOverride) -> Domain
         && edit.edited_fee_value == ValueEdit::Unchanged;
     if !only_excluded || !edit.excluded {
         return Err(DomainError::InvalidOverride {
-            row_key: row.row_key.clone(),
+            row_key: row.row_key.to_string(),
             reason: "futures rows accept only excluded".to_owned(),
         });
     }
@@ -274,7 +274,7 @@ pub fn effective_row_owned(row: SpotRow, edit: Option<&RowOverride>) -> Option<E
 pub fn effective_rows(rows: &[SpotRow], overrides: &[RowOverride]) -> Vec<EffectiveRow> {
     let by_key = overrides_by_key(overrides);
     rows.iter()
-        .filter_map(|row| effective_row(row, by_key.get(row.row_key.as_str()).copied()))
+        .filter_map(|row| effective_row(row, row.row_key.with_str(|key| by_key.get(key).copied())))
         .collect()
 }
 
@@ -297,7 +297,7 @@ pub fn effective_rows_owned(rows: Vec<SpotRow>, overrides: &[RowOverride]) -> Ve
             let edit = if by_key.is_empty() {
                 None
             } else {
-                by_key.get(row.row_key.as_str()).copied()
+                row.row_key.with_str(|key| by_key.get(key).copied())
             };
             effective_row_owned(row, edit)
         })
@@ -318,7 +318,10 @@ pub fn effective_futures(rows: &[FuturesRow], overrides: &[RowOverride]) -> Vec<
         .map(|edit| (edit.row_key.as_str(), edit.excluded))
         .collect();
     rows.iter()
-        .filter(|row| !excluded.get(row.row_key.as_str()).copied().unwrap_or(false))
+        .filter(|row| {
+            !row.row_key
+                .with_str(|key| excluded.get(key).copied().unwrap_or(false))
+        })
         .cloned()
         .collect()
 }
@@ -333,7 +336,10 @@ pub fn effective_futures_owned(
         .map(|edit| (edit.row_key.as_str(), edit.excluded))
         .collect();
     if excluded.values().any(|excluded| *excluded) {
-        rows.retain(|row| !excluded.get(row.row_key.as_str()).copied().unwrap_or(false));
+        rows.retain(|row| {
+            !row.row_key
+                .with_str(|key| excluded.get(key).copied().unwrap_or(false))
+        });
     }
     rows
 }

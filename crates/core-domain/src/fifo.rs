@@ -202,7 +202,7 @@ fn ledger_order(input: &EngineInput) -> Vec<u32> {
         if end - start > 1
             && let Some(run) = keys.get_mut(start..end)
         {
-            run.sort_by(|a, b| input.row_key(a.2).cmp(input.row_key(b.2)));
+            run.sort_by(|a, b| input.row_key(a.2).cmp(&input.row_key(b.2)));
         }
         start = end;
     }
@@ -356,8 +356,11 @@ impl<'a> Engine<'a> {
 
     /// The row key naming `row` in an overflow error (borrowed from the input, so building it
     /// costs nothing on the hot path; `num` allocates only when an error is raised).
-    fn context(&self, row: u32) -> &'a str {
-        self.input.row_key(row)
+    fn context(&self, row: u32) -> &'a dyn std::fmt::Display {
+        match self.input.row_key(row) {
+            Some(key) => key,
+            None => &"",
+        }
     }
 
     fn queue_of(&mut self, asset: Asset) -> usize {
@@ -1165,7 +1168,7 @@ fn allocate(
     quantity: Decimal,
     quantity_left: Decimal,
     last: bool,
-    context: &str,
+    context: &dyn std::fmt::Display,
 ) -> DomainResult<Option<Decimal>> {
     let Some(left) = *amount_left else {
         return Ok(None);
@@ -1185,7 +1188,7 @@ fn cents_share(
     amount: Decimal,
     part: Decimal,
     whole: Decimal,
-    context: &str,
+    context: &dyn std::fmt::Display,
 ) -> DomainResult<Decimal> {
     if let Some(share) = fast_cents_share(amount, part, whole) {
         return Ok(share);

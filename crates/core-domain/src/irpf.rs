@@ -19,11 +19,10 @@ pub mod settings;
 pub mod year_end;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock};
 
 use crate::engine::{EngineInput, EngineOutput};
 use crate::error::DomainResult;
-use crate::ledger::{Account, AccountId};
+use crate::ledger::{Account, AccountId, RowKey};
 
 pub use balances::{SliceClass, YearBalances};
 pub use classification::{Base, Holding};
@@ -61,8 +60,6 @@ pub struct IrpfComputation<'a> {
     pub earliest_year: Option<i32>,
     /// The records of each year, so a year's report is linear in that year's events.
     pub by_year: BTreeMap<i32, YearIndex>,
-    /// Shared row keys, built on the first report that needs them.
-    row_keys: OnceLock<Vec<Arc<str>>>,
 }
 
 /// Indices of one fiscal year's records in the engine output, each list in output order.
@@ -126,7 +123,6 @@ impl<'a> IrpfComputation<'a> {
             balances,
             earliest_year,
             by_year,
-            row_keys: OnceLock::new(),
         })
     }
 
@@ -155,19 +151,13 @@ impl<'a> IrpfComputation<'a> {
         compensation::run_years(&self.balances, &validated, first, last)
     }
 
-    /// The row key of spot row `row`, shared (reports hold many references to few keys).
-    pub fn row_key(&self, row: u32) -> Arc<str> {
-        let keys = self.row_keys.get_or_init(|| {
-            self.input
-                .engine_input
-                .rows
-                .iter()
-                .map(|r| Arc::from(r.row.row_key.as_str()))
-                .collect()
-        });
-        keys.get(row as usize)
+    /// The row key of spot row `row` (a digest key is copied, not allocated).
+    pub fn row_key(&self, row: u32) -> RowKey {
+        self.input
+            .engine_input
+            .row_key(row)
             .cloned()
-            .unwrap_or_else(|| Arc::from(""))
+            .unwrap_or_else(|| RowKey::new(""))
     }
 
     /// The records of `year`.

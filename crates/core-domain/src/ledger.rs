@@ -136,11 +136,162 @@ impl RowValues {
     }
 }
 
+/// A row's stable key (`imports.md` §1.14): the importers' 32-byte digest, kept inline and
+/// printed as its 64 lower-case hex digits, or text for a key that is not one. It is formatted
+/// only when printed (a large ledger holds a million of them); equality, order and hash are
+/// those of the text.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RowKey(KeyRepr);
+
+/// A digest is stored only as `Digest`, so the derived equality and hash agree with the text's.
+#[derive(Clone, PartialEq, Eq, Hash)]
+enum KeyRepr {
+    Digest([u8; 32]),
+    Text(Box<str>),
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+impl RowKey {
+    /// The key of a 32-byte digest.
+    pub fn digest(bytes: [u8; 32]) -> Self {
+        Self(KeyRepr::Digest(bytes))
+    }
+
+    /// The key of a stored blob: a digest when it has 32 bytes, else its hex text.
+    pub fn from_bytes(bytes: &[u8]) -> Self {
+        match <[u8; 32]>::try_from(bytes) {
+            Ok(digest) => Self::digest(digest),
+            Err(_) => {
+                let mut text = String::with_capacity(bytes.len() * 2);
+                for byte in bytes {
+                    text.push(char::from(HEX[usize::from(byte >> 4)]));
+                    text.push(char::from(HEX[usize::from(byte & 0x0f)]));
+                }
+                Self(KeyRepr::Text(text.into()))
+            }
+        }
+    }
+
+    /// The key written as `text` (64 lower-case hex digits are a digest).
+    pub fn new(text: &str) -> Self {
+        let bytes = text.as_bytes();
+        let mut digest = [0u8; 32];
+        if bytes.len() == 64 {
+            let nibble = |b: u8| match b {
+                b'0'..=b'9' => Some(b - b'0'),
+                b'a'..=b'f' => Some(b - b'a' + 10),
+                _ => None,
+            };
+            let parsed = digest
+                .iter_mut()
+                .zip(bytes.chunks_exact(2))
+                .all(|(out, pair)| {
+                    match (
+                        pair.first().copied().and_then(nibble),
+                        pair.get(1).copied().and_then(nibble),
+                    ) {
+                        (Some(high), Some(low)) => {
+                            *out = (high << 4) | low;
+                            true
+                        }
+                        _ => false,
+                    }
+                });
+            if parsed {
+                return Self::digest(digest);
+            }
+        }
+        Self(KeyRepr::Text(text.into()))
+    }
+
+    /// Calls `f` with the key's text (a digest is formatted on the stack).
+    pub fn with_str<R>(&self, f: impl FnOnce(&str) -> R) -> R {
+        match &self.0 {
+            KeyRepr::Digest(digest) => {
+                let mut buffer = [0u8; 64];
+                for (pair, byte) in buffer.chunks_exact_mut(2).zip(digest) {
+                    if let [high, low] = pair {
+                        *high = HEX[usize::from(byte >> 4)];
+                        *low = HEX[usize::from(byte & 0x0f)];
+                    }
+                }
+                // Hex digits are ASCII, so this never fails.
+                f(std::str::from_utf8(&buffer).unwrap_or(""))
+            }
+            KeyRepr::Text(text) => f(text),
+        }
+    }
+}
+
+impl Ord for RowKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (&self.0, &other.0) {
+            // Hex digits sort like the nibbles they stand for.
+            (KeyRepr::Digest(a), KeyRepr::Digest(b)) => a.cmp(b),
+            (KeyRepr::Text(a), KeyRepr::Text(b)) => a.cmp(b),
+            _ => self.with_str(|a| other.with_str(|b| a.cmp(b))),
+        }
+    }
+}
+
+impl PartialOrd for RowKey {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl PartialEq<str> for RowKey {
+    fn eq(&self, other: &str) -> bool {
+        match &self.0 {
+            KeyRepr::Text(text) => **text == *other,
+            KeyRepr::Digest(_) => self.with_str(|text| text == other),
+        }
+    }
+}
+
+impl PartialEq<&str> for RowKey {
+    fn eq(&self, other: &&str) -> bool {
+        self == *other
+    }
+}
+
+impl PartialEq<String> for RowKey {
+    fn eq(&self, other: &String) -> bool {
+        self == other.as_str()
+    }
+}
+
+impl From<&str> for RowKey {
+    fn from(text: &str) -> Self {
+        Self::new(text)
+    }
+}
+
+impl From<String> for RowKey {
+    fn from(text: String) -> Self {
+        Self::new(&text)
+    }
+}
+
+impl std::fmt::Display for RowKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.with_str(|text| f.write_str(text))
+    }
+}
+
+impl std::fmt::Debug for RowKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // As the `String` it replaces, so Debug digests of the outputs stay comparable.
+        self.with_str(|text| std::fmt::Debug::fmt(text, f))
+    }
+}
+
 /// An imported spot row (`domain.md` §4.1).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpotRow {
     /// Stable identity from the importer.
-    pub row_key: String,
+    pub row_key: RowKey,
     /// Ledger sequence.
     pub seq: u64,
     /// The account the row is booked on.
@@ -167,7 +318,7 @@ pub struct SpotRow {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuturesRow {
     /// Stable identity from the importer.
-    pub row_key: String,
+    pub row_key: RowKey,
     /// Ledger sequence.
     pub seq: u64,
     /// The account the row is booked on.
@@ -234,3 +385,6 @@ impl SpotRow {
         self.values = RowValues::boxed(self.stated_values(), edited);
     }
 }
+
+#[cfg(test)]
+mod tests;

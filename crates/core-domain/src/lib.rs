@@ -34,7 +34,7 @@ pub use asset::Asset;
 pub use error::{DomainError, DomainResult};
 pub use fifo::{EngineSettings, run};
 pub use ledger::{
-    Account, AccountId, AssetAmount, Fee, FuturesRow, RowValues, SpotRow, StatedAmount,
+    Account, AccountId, AssetAmount, Fee, FuturesRow, RowKey, RowValues, SpotRow, StatedAmount,
     StatedValues, TxType,
 };
 pub use market::{Market, PriceRow, RateRow};

@@ -88,32 +88,48 @@ pub fn is_cents(value: Decimal) -> bool {
 }
 
 /// Checked addition naming its context on overflow.
-pub fn add(a: Decimal, b: Decimal, context: &str) -> DomainResult<Decimal> {
+pub fn add(
+    a: Decimal,
+    b: Decimal,
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Decimal> {
     a.checked_add(b)
-        .ok_or_else(|| DomainError::overflow(context))
+        .ok_or_else(|| DomainError::overflow(context.to_string()))
 }
 
 /// Checked subtraction naming its context on overflow.
-pub fn sub(a: Decimal, b: Decimal, context: &str) -> DomainResult<Decimal> {
+pub fn sub(
+    a: Decimal,
+    b: Decimal,
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Decimal> {
     a.checked_sub(b)
-        .ok_or_else(|| DomainError::overflow(context))
+        .ok_or_else(|| DomainError::overflow(context.to_string()))
 }
 
 /// Checked multiplication naming its context on overflow.
-pub fn mul(a: Decimal, b: Decimal, context: &str) -> DomainResult<Decimal> {
+pub fn mul(
+    a: Decimal,
+    b: Decimal,
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Decimal> {
     a.checked_mul(b)
-        .ok_or_else(|| DomainError::overflow(context))
+        .ok_or_else(|| DomainError::overflow(context.to_string()))
 }
 
 /// Checked division naming its context on overflow or a zero divisor.
-pub fn div(a: Decimal, b: Decimal, context: &str) -> DomainResult<Decimal> {
+pub fn div(
+    a: Decimal,
+    b: Decimal,
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Decimal> {
     if b.is_zero() {
         return Err(DomainError::DivisionByZero {
-            context: context.to_owned(),
+            context: context.to_string(),
         });
     }
     a.checked_div(b)
-        .ok_or_else(|| DomainError::overflow(context))
+        .ok_or_else(|| DomainError::overflow(context.to_string()))
 }
 
 /// Output classes of `domain.md` §1.3.

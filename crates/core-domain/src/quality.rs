@@ -214,7 +214,7 @@ pub fn integrity_rows(
             asset,
             Some(location),
             Some(location.name(accounts)),
-            Some(row.row.row_key.clone()),
+            Some(row.row.row_key.to_string()),
             Some(row.row.instant),
             quantity,
         ));
@@ -231,7 +231,7 @@ pub fn integrity_rows(
                 Some(futures.settlement_asset),
                 Some(location),
                 Some(location.name(accounts)),
-                Some(futures.row_key.clone()),
+                Some(futures.row_key.to_string()),
                 Some(futures.instant),
                 None,
             ));

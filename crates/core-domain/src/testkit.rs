@@ -51,7 +51,7 @@ use crate::engine::{
 };
 use crate::fifo::{self, EngineSettings};
 use crate::ledger::{
-    Account, AccountId, AssetAmount, Fee, FuturesRow, SpotRow, StatedAmount, TxType,
+    Account, AccountId, AssetAmount, Fee, FuturesRow, RowKey, SpotRow, StatedAmount, TxType,
 };
 use crate::market::{Market, PriceRow, RateRow};
 use crate::num::{self, OutputClass};
@@ -473,7 +473,7 @@ impl Ledger {
             .seq
             .unwrap_or((self.rows.len() + self.futures.len()) as u64 + 1);
         self.rows.push(SpotRow {
-            row_key: spec.row_key,
+            row_key: RowKey::new(&spec.row_key),
             seq,
             account_id,
             tx_type: spec.tx_type,
@@ -498,7 +498,7 @@ impl Ledger {
             .seq
             .unwrap_or((self.rows.len() + self.futures.len()) as u64 + 1);
         self.futures.push(FuturesRow {
-            row_key: spec.row_key,
+            row_key: RowKey::new(&spec.row_key),
             seq,
             account_id,
             kind: spec.kind,
@@ -516,7 +516,7 @@ impl Ledger {
     /// Adds an override (validated at write time like the store would; panics if invalid).
     pub fn edit(mut self, spec: EditSpec) -> Self {
         let edit = spec.build();
-        if let Some(row) = self.rows.iter().find(|r| r.row_key == edit.row_key) {
+        if let Some(row) = self.rows.iter().find(|r| r.row_key == *edit.row_key) {
             effective::validate_override(row, &edit)
                 .unwrap_or_else(|error| panic!("testkit: {error}"));
         }
@@ -742,16 +742,20 @@ impl Outcome {
         self.output
             .operations
             .iter()
-            .find(|op| self.input.row_key(op.row) == row_key && op.leg.as_str() == leg)
+            .find(|op| {
+                self.input.row_key(op.row).is_some_and(|key| key == row_key)
+                    && op.leg.as_str() == leg
+            })
             .unwrap_or_else(|| panic!("testkit: no operation {row_key}:{leg}"))
     }
 
     /// The income receipt of `row_key`, if any.
     pub fn find_income(&self, row_key: &str) -> Option<&IncomeReceipt> {
-        self.output
-            .income
-            .iter()
-            .find(|receipt| self.input.row_key(receipt.row) == row_key)
+        self.output.income.iter().find(|receipt| {
+            self.input
+                .row_key(receipt.row)
+                .is_some_and(|key| key == row_key)
+        })
     }
 
     /// The income receipt of `row_key`; panics when absent.
@@ -818,7 +822,7 @@ impl Outcome {
                 asset: operation.asset,
                 text: format!(
                     "op {}:{} {} {} qty={} at={} on={} acct={} gross={} fee={} clave={} flags=[{}]",
-                    self.input.row_key(operation.row),
+                    key_text(self.input.row_key(operation.row)),
                     operation.leg.as_str(),
                     operation.tx_type,
                     operation.asset,
@@ -860,7 +864,7 @@ impl Outcome {
                 asset: receipt.asset,
                 text: format!(
                     "income {} {} {} {} qty={} value={} flags=[{}]",
-                    self.input.row_key(receipt.row),
+                    key_text(self.input.row_key(receipt.row)),
                     receipt.tx_type,
                     receipt.bucket.as_str(),
                     receipt.fiscal_date,
@@ -875,7 +879,7 @@ impl Outcome {
                 .input
                 .futures
                 .get(result.row as usize)
-                .map_or("?", |row| row.row_key.as_str());
+                .map_or_else(|| "?".to_owned(), |row| row.row_key.to_string());
             lines.push(DumpLine {
                 asset: result.settlement_asset,
                 text: format!(
@@ -1071,4 +1075,9 @@ impl SliceView<'_> {
     pub fn is_migration(&self) -> bool {
         self.slice.leg == DisposalLeg::Migration
     }
+}
+
+/// A row key's text, empty for a row that does not exist.
+fn key_text(key: Option<&RowKey>) -> String {
+    key.map(ToString::to_string).unwrap_or_default()
 }

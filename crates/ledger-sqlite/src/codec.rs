@@ -1,6 +1,6 @@
 //! Encodings between the domain model and the stored columns.
 
-use core_domain::{Asset, Date, TxType};
+use core_domain::{Asset, Date, RowKey, TxType};
 use rusqlite::types::ValueRef;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
@@ -279,6 +279,17 @@ pub(crate) fn key_col(value: ValueRef<'_>) -> PortResult<String> {
             Ok(text)
         }
         other => text_col(other, "row key"),
+    }
+}
+
+/// The row key of a stored `row_key` value as the engine keeps it (a digest stays binary).
+pub(crate) fn row_key_col(value: ValueRef<'_>) -> PortResult<RowKey> {
+    match value {
+        ValueRef::Blob(bytes) => Ok(RowKey::from_bytes(bytes)),
+        ValueRef::Text(text) => std::str::from_utf8(text)
+            .map(RowKey::new)
+            .map_err(|e| corrupt("row key", e)),
+        other => text_col(other, "row key").map(RowKey::from),
     }
 }
 

@@ -15,8 +15,8 @@ use use_cases::ports::{
 };
 
 use crate::codec::{
-    AssetTable, SEP, StoredKey, UNKNOWN_TX_TYPE, date_of, day_of, decimal_col, int_col, key_col,
-    opt_decimal_col, opt_int_col, opt_text_col, parse_lines, spot_type_of, text_col,
+    AssetTable, SEP, StoredKey, UNKNOWN_TX_TYPE, date_of, day_of, decimal_col, int_col,
+    opt_decimal_col, opt_int_col, opt_text_col, parse_lines, row_key_col, spot_type_of, text_col,
 };
 use crate::error::{corrupt, map_err};
 use crate::series;
@@ -220,7 +220,7 @@ fn spot_row(row: &rusqlite::Row<'_>, assets: &AssetTable) -> PortResult<SpotRow>
     };
     Ok(SpotRow {
         seq: seq_of(int_col(v(0), "seq")?)?,
-        row_key: key_col(v(1))?,
+        row_key: row_key_col(v(1))?,
         account_id: account_id(int_col(v(2), "account id")?)?,
         tx_type,
         instant: Instant::from_unix_nanos(int_col(v(5), "instant")?),
@@ -260,7 +260,7 @@ fn futures_rows(conn: &Connection, assets: &AssetTable) -> PortResult<Vec<Future
         let kind = text_col(v(3), "futures kind")?;
         out.push(FuturesRow {
             seq: seq_of(int_col(v(0), "seq")?)?,
-            row_key: key_col(v(1))?,
+            row_key: row_key_col(v(1))?,
             account_id: account_id(int_col(v(2), "account id")?)?,
             kind: FuturesKind::parse(&kind).ok_or_else(|| corrupt("futures kind", &kind))?,
             contract: text_col(v(4), "contract")?,

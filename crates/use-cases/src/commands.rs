@@ -162,13 +162,13 @@ where
     S: LedgerRead + LedgerWrite + ?Sized,
 {
     let spot = store.spot_rows()?;
-    if let Some(row) = spot.iter().find(|r| r.row_key == edit.row_key) {
+    if let Some(row) = spot.iter().find(|r| r.row_key == *edit.row_key) {
         validate_override(row, edit)?;
     } else {
         let futures = store.futures_rows()?;
         let row = futures
             .iter()
-            .find(|r| r.row_key == edit.row_key)
+            .find(|r| r.row_key == *edit.row_key)
             .ok_or_else(|| UseCaseError::NotFound {
                 what: format!("row {}", edit.row_key),
             })?;

@@ -105,7 +105,10 @@ fn ac_08_and_ac_15_kraken_example_report_then_a_second_import_adds_nothing() {
         second.row_key,
         "bd4dce94315e6345824bada3e4078c9e4805f807e4fa169091196f53b961ec70"
     );
-    let detail = store.row_detail(&second.row_key).unwrap().unwrap();
+    let detail = store
+        .row_detail(&second.row_key.to_string())
+        .unwrap()
+        .unwrap();
     assert_eq!(
         detail.source_ref.as_deref(),
         Some("L7KM2A-QW3ER-TY5UIO+L2PL8K-ZX4CV-BN7MAS")
@@ -283,7 +286,7 @@ fn ac_30_two_identical_binance_rows_are_two_transactions() {
         .spot_rows()
         .unwrap()
         .into_iter()
-        .map(|r| r.row_key)
+        .map(|r| r.row_key.to_string())
         .collect();
     assert_eq!(
         keys,

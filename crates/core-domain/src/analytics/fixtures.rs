@@ -9,7 +9,7 @@ use crate::engine::{
     DisposalLeg, EffectiveRow, EngineInput, EngineOutput, FlagSet, Lot, LotId, Operation, QueueKey,
     Slice, SliceParts,
 };
-use crate::ledger::{AccountId, AssetAmount, SpotRow, TxType};
+use crate::ledger::{AccountId, AssetAmount, RowKey, SpotRow, TxType};
 use crate::market::{Market, PriceRow, RateRow};
 use crate::time::{Date, FiscalTimezone, Instant};
 
@@ -61,7 +61,7 @@ impl Fixture {
         };
         self.input.rows.push(EffectiveRow {
             row: SpotRow {
-                row_key: key.to_owned(),
+                row_key: RowKey::new(key),
                 seq: u64::from(index) + 1,
                 account_id: AccountId(account),
                 tx_type: TxType::Spot(tx_type),

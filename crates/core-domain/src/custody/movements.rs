@@ -11,7 +11,7 @@ use super::{Location, Movement, MovementBasis, MovementPart};
 use crate::asset::Asset;
 use crate::engine::EffectiveRow;
 use crate::error::{DomainError, DomainResult};
-use crate::ledger::{Account, AssetAmount, TxType};
+use crate::ledger::{Account, AssetAmount, RowKey, TxType};
 use crate::num;
 use crate::overrides::{Counterparty, CustodyLink};
 
@@ -127,16 +127,16 @@ impl<'a> Resolver<'a> {
         if links.is_empty() {
             return Ok(());
         }
-        let by_key: HashMap<&str, u32> = self // tidy:hash-ok: row-key lookup; never iterated
+        let by_key: HashMap<&RowKey, u32> = self // tidy:hash-ok: row-key lookup; never iterated
             .rows
             .iter()
             .enumerate()
-            .map(|(i, r)| (r.row.row_key.as_str(), i as u32))
+            .map(|(i, r)| (&r.row.row_key, i as u32))
             .collect();
         let find_leg =
             |key: &str, want: Direction, what: &str| -> DomainResult<(u32, AssetAmount)> {
                 let r = *by_key
-                    .get(key)
+                    .get(&RowKey::new(key))
                     .ok_or_else(|| invalid(key, &format!("{what} names a missing row")))?;
                 match self.rows.get(r as usize).and_then(leg) {
                     Some((dir, amount)) if dir == want => Ok((r, amount)),
@@ -169,7 +169,7 @@ impl<'a> Resolver<'a> {
             } = link
             {
                 let r = *by_key
-                    .get(row_key.as_str())
+                    .get(&RowKey::new(row_key))
                     .ok_or_else(|| invalid(row_key, "counterparty names a missing row"))?;
                 let row = self
                     .rows
@@ -199,8 +199,11 @@ impl<'a> Resolver<'a> {
         for (o, i) in pairs {
             for r in [o, i] {
                 if self.is_resolved(r) {
-                    let key = self.row(r).map_or("", |row| row.row.row_key.as_str());
-                    return Err(invalid(key, "leg is already linked"));
+                    let key = self.row(r).map(|row| row.row.row_key.to_string());
+                    return Err(invalid(
+                        key.as_deref().unwrap_or(""),
+                        "leg is already linked",
+                    ));
                 }
                 self.mark(r);
             }
@@ -208,8 +211,11 @@ impl<'a> Resolver<'a> {
         }
         for (r, other) in singles {
             if self.is_resolved(r) {
-                let key = self.row(r).map_or("", |row| row.row.row_key.as_str());
-                return Err(invalid(key, "leg is already linked"));
+                let key = self.row(r).map(|row| row.row.row_key.to_string());
+                return Err(invalid(
+                    key.as_deref().unwrap_or(""),
+                    "leg is already linked",
+                ));
             }
             self.mark(r);
             self.single(r, Some(other), MovementBasis::Counterparty);

@@ -3,7 +3,7 @@ use shared_types::{CustodyKind, SpotTxType};
 
 use super::*;
 use crate::engine::{EffectiveRow, EngineInput, EngineOutput};
-use crate::ledger::{Account, AccountId, AssetAmount, Fee, SpotRow, TxType};
+use crate::ledger::{Account, AccountId, AssetAmount, Fee, RowKey, SpotRow, TxType};
 use crate::num;
 use crate::overrides::{Counterparty, CustodyLink};
 use crate::time::{FiscalTimezone, Instant};
@@ -68,7 +68,7 @@ pub(crate) fn row(
     let side = |t: &str| if t.is_empty() { None } else { Some(amount(t)) };
     EffectiveRow {
         row: SpotRow {
-            row_key: key.to_owned(),
+            row_key: RowKey::new(key),
             seq,
             account_id: account,
             tx_type: TxType::Spot(tx),
@@ -340,7 +340,7 @@ fn paired_in_key(rows: &[EffectiveRow]) -> String {
         .iter()
         .find(|m| m.basis == MovementBasis::AutoPaired && m.part == MovementPart::Main)
         .expect("a pair");
-    rows[m.in_row.unwrap() as usize].row.row_key.clone()
+    rows[m.in_row.unwrap() as usize].row.row_key.to_string()
 }
 
 #[test]

@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use shared_types::{FuturesKind, QualityFlag, SpotTxType};
 
 use crate::asset::Asset;
-use crate::ledger::{AccountId, FuturesRow, SpotRow, StatedAmount};
+use crate::ledger::{AccountId, FuturesRow, RowKey, SpotRow, StatedAmount};
 use crate::time::{Date, Instant};
 
 /// A spot row with every override applied (`domain.md` §6.1, §8.1 step 1).
@@ -738,26 +738,25 @@ impl EngineOutput {
 impl EngineInput {
     /// The public lot id `L:<row_key>:<k>` (`domain.md` §1.4).
     pub fn lot_public_id(&self, lot_id: LotId) -> String {
-        let row_key = self
-            .rows
-            .get(lot_id.row as usize)
-            .map_or("?", |row| row.row.row_key.as_str());
-        format!("L:{row_key}:{}", lot_id.k)
+        match self.rows.get(lot_id.row as usize) {
+            Some(row) => format!("L:{}:{}", row.row.row_key, lot_id.k),
+            None => format!("L:?:{}", lot_id.k),
+        }
     }
 
     /// The public slice id `E:<row_key>:<leg>:<n>` (`domain.md` §1.4).
     pub fn slice_public_id(&self, output: &EngineOutput, slice: &Slice) -> String {
-        let row_key = output
+        let row = output
             .operation_of(slice)
-            .and_then(|operation| self.rows.get(operation.row as usize))
-            .map_or("?", |row| row.row.row_key.as_str());
-        format!("E:{row_key}:{}:{}", slice.leg.as_str(), slice.n)
+            .and_then(|operation| self.rows.get(operation.row as usize));
+        match row {
+            Some(row) => format!("E:{}:{}:{}", row.row.row_key, slice.leg.as_str(), slice.n),
+            None => format!("E:?:{}:{}", slice.leg.as_str(), slice.n),
+        }
     }
 
-    /// The row key of a spot row index.
-    pub fn row_key(&self, row: u32) -> &str {
-        self.rows
-            .get(row as usize)
-            .map_or("", |row| row.row.row_key.as_str())
+    /// The row key of a spot row index (`None` past the rows).
+    pub fn row_key(&self, row: u32) -> Option<&RowKey> {
+        self.rows.get(row as usize).map(|row| &row.row.row_key)
     }
 }

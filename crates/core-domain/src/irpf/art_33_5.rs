@@ -45,14 +45,7 @@ pub struct Art335Entry {
 /// ordered by disposal date then slice id.
 pub fn art_33_5_list(comp: &IrpfComputation<'_>, year: i32) -> DomainResult<Vec<Art335Entry>> {
     let output = comp.input.output;
-    let row_key = |row: u32| {
-        comp.input
-            .engine_input
-            .rows
-            .get(row as usize)
-            .map(|r| r.row.row_key.as_str())
-            .unwrap_or_default()
-    };
+    let row_key = |row: u32| comp.row_key(row);
     // Lots are ordered by (asset, queue_key): each asset's lots form one contiguous run.
     let lots = &output.lots;
     let mut entries = Vec::new();

@@ -22,7 +22,7 @@ use crate::engine::{
     Clave, DisposalLeg, FlagSet, IncomeBucket, Operation, Provenance, Slice, SwapWinner, Valued,
 };
 use crate::error::{DomainError, DomainResult};
-use crate::ledger::AccountId;
+use crate::ledger::{AccountId, RowKey};
 use crate::num;
 use crate::time::{Date, Instant};
 
@@ -205,7 +205,7 @@ pub struct CarryForward {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IncomeLine {
     /// The row.
-    pub row_key: Arc<str>,
+    pub row_key: RowKey,
     /// Its type.
     pub tx_type: SpotTxType,
     /// Its bucket.
@@ -338,7 +338,7 @@ pub struct AuditRow {
     /// `E:<row_key>:<leg>:<n>`.
     pub slice_id: String,
     /// Disposal row.
-    pub row_key: Arc<str>,
+    pub row_key: RowKey,
     /// P or F.
     pub leg: DisposalLeg,
     /// SELL, SWAP, SPEND or FEE.
@@ -356,7 +356,7 @@ pub struct AuditRow {
     /// `L:<row_key>:<k>`.
     pub lot_id: Option<String>,
     /// The lot's acquiring row.
-    pub acquisition_row_key: Option<Arc<str>>,
+    pub acquisition_row_key: Option<RowKey>,
     /// The lot's fiscal acquisition date.
     pub acquired_on: Option<Date>,
     /// Holding period.
@@ -494,17 +494,8 @@ impl<'c> Names<'c> {
             .unwrap_or_else(|| Arc::from(format!("#{}", id.0)))
     }
 
-    fn row_key(&self, row: u32) -> Arc<str> {
+    fn row_key(&self, row: u32) -> RowKey {
         self.comp.row_key(row)
-    }
-
-    fn row_key_str(&self, row: u32) -> &'c str {
-        self.comp
-            .input
-            .engine_input
-            .rows
-            .get(row as usize)
-            .map_or("", |r| r.row.row_key.as_str())
     }
 }
 
@@ -527,7 +518,7 @@ fn slice_facts(
         ..SliceFacts::default()
     };
     // The slices of one operation are adjacent: its row key and account name are shared.
-    let mut current: Option<(u32, Arc<str>, Arc<str>)> = None;
+    let mut current: Option<(u32, RowKey, Arc<str>)> = None;
     for (position, &i) in indices.iter().enumerate() {
         let (Some(slice), Some(class)) =
             (output.slices.get(i as usize), comp.classes.get(i as usize))
@@ -572,12 +563,12 @@ fn slice_facts(
         };
         let (key, disposal_account) = match &current {
             Some((index, key, account)) if *index == slice.operation => {
-                (Arc::clone(key), Arc::clone(account))
+                (key.clone(), Arc::clone(account))
             }
             _ => {
                 let key = names.row_key(op.row);
                 let account = names.account(op.account_id);
-                current = Some((slice.operation, Arc::clone(&key), Arc::clone(&account)));
+                current = Some((slice.operation, key.clone(), Arc::clone(&account)));
                 (key, account)
             }
         };
@@ -601,7 +592,7 @@ fn audit_row(
     op: &Operation,
     slice: &Slice,
     class: SliceClass,
-    (key, disposal_account): (Arc<str>, Arc<str>),
+    (key, disposal_account): (RowKey, Arc<str>),
     transmission_value: Option<Decimal>,
     transmission_provenance: Option<Provenance>,
 ) -> AuditRow {
@@ -657,7 +648,11 @@ fn audit_row(
 
 /// `<prefix><key>:[<leg>:]<n>` (`E:…` slice ids, `L:…` lot ids) without the formatting
 /// machinery: one or two per audit row.
-fn public_id(prefix: &str, key: &str, leg: Option<&str>, n: u32) -> String {
+fn public_id(prefix: &str, key: &RowKey, leg: Option<&str>, n: u32) -> String {
+    key.with_str(|key| public_id_of(prefix, key, leg, n))
+}
+
+fn public_id_of(prefix: &str, key: &str, leg: Option<&str>, n: u32) -> String {
     let mut id = String::with_capacity(prefix.len() + key.len() + 14);
     id.push_str(prefix);
     id.push_str(key);
@@ -712,7 +707,7 @@ fn excluded_operations(
         }
         counters.excluded(flags);
         excluded_operations.push(ExcludedOperation {
-            row_key: names.row_key_str(op.row).to_owned(),
+            row_key: names.row_key(op.row).to_string(),
             leg: op.leg,
             asset: op.asset,
             quantity: op.quantity,
@@ -810,7 +805,7 @@ fn derivatives(
         let Some(net) = derivative.net else {
             counters.excluded(derivative.flags);
             unresolved.push(UnresolvedDerivative {
-                row_key: row.row_key.clone(),
+                row_key: row.row_key.to_string(),
                 contract: row.contract.clone(),
                 fiscal_date: derivative.fiscal_date,
                 flags: derivative.flags,
@@ -934,8 +929,6 @@ fn facts_and_blocks(
         let facts = slice_facts(comp, names, slices, slices.len(), None).map_err(|(_, e)| e);
         return (facts, other_blocks(comp, names, year));
     }
-    // Both threads read the shared row keys: built once before the split.
-    let _ = comp.row_key(0);
     let (head, tail) = slices.split_at(slices.len() / 2);
     std::thread::scope(|scope| {
         let first = scope.spawn(|| slice_facts(comp, names, head, slices.len(), None));

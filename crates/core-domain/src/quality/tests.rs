@@ -9,7 +9,7 @@ use crate::custody::tests::{
 use crate::engine::{
     DisposalLeg, EffectiveRow, EngineInput, EngineOutput, FlagSet, Provenance, Valued,
 };
-use crate::ledger::{FuturesRow, TxType};
+use crate::ledger::{FuturesRow, RowKey, TxType};
 use crate::num;
 
 fn flags(list: &[QualityFlag]) -> FlagSet {
@@ -378,7 +378,7 @@ fn derivative_and_unknown_rows() {
         },
     }]);
     l.input.futures.push(FuturesRow {
-        row_key: "f3".to_owned(),
+        row_key: RowKey::new("f3"),
         seq: 9,
         account_id: BITVAVO,
         kind: shared_types::FuturesKind::Trade,

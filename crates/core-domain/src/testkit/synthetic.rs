@@ -12,7 +12,7 @@ use shared_types::{CustodyKind, SpotTxType};
 
 use crate::asset::Asset;
 use crate::engine::{EffectiveRow, EngineInput};
-use crate::ledger::{Account, AccountId, AssetAmount, Fee, SpotRow, TxType};
+use crate::ledger::{Account, AccountId, AssetAmount, Fee, RowKey, SpotRow, TxType};
 use crate::market::{Market, PriceRow, RateRow};
 use crate::rng::SplitMix64 as Random;
 use crate::time::{Date, Instant};
@@ -98,7 +98,7 @@ fn push(
 ) {
     *seq += 1;
     spot.push(SpotRow {
-        row_key: format!("g{seq}"),
+        row_key: RowKey::new(&format!("g{seq}")),
         seq: *seq,
         account_id: AccountId(account),
         tx_type: TxType::Spot(tx_type),

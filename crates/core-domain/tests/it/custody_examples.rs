@@ -444,7 +444,7 @@ mod neutrality {
         lines.extend(output.income.iter().map(|r| {
             format!(
                 "income {} {} {:?}",
-                input.row_key(r.row),
+                input.row_key(r.row).unwrap(),
                 money(r.value.amount()),
                 r.flags
             )

@@ -665,7 +665,7 @@ fn d8_income_types_and_a_fork() {
         .iter()
         .map(|r| {
             (
-                outcome.input.row_key(r.row).to_owned(),
+                outcome.input.row_key(r.row).unwrap().to_string(),
                 r.bucket.as_str(),
                 core_domain::testkit::money(r.value.amount()),
                 r.fiscal_date.to_string(),
@@ -1026,11 +1026,11 @@ fn d13_derivative_results() {
     assert_eq!(net("f1"), "1099.36");
     assert_eq!(net("f2"), "-32.93");
     assert_eq!(net("f3"), "-363.41");
-    let keys: Vec<&str> = outcome
+    let keys: Vec<String> = outcome
         .output
         .derivatives
         .iter()
-        .map(|d| outcome.input.futures[d.row as usize].row_key.as_str())
+        .map(|d| outcome.input.futures[d.row as usize].row_key.to_string())
         .collect();
     assert_eq!(keys, ["f1", "f2", "f3"]);
     assert!(

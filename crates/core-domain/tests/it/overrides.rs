@@ -294,7 +294,7 @@ fn owned_input_equals_borrowed_input() {
         owned
             .rows
             .iter()
-            .map(|r| r.row.row_key.as_str())
+            .map(|r| r.row.row_key.to_string())
             .collect::<Vec<_>>(),
         ["s", "u"]
     );

@@ -501,7 +501,7 @@ proptest! {
         for op in &output.operations {
             let slices = output.slices_of(op);
             let total: Decimal = slices.iter().map(|s| s.quantity).sum();
-            prop_assert_eq!(total, op.quantity, "leg quantity of {}", input.row_key(op.row));
+            prop_assert_eq!(total, op.quantity, "leg quantity of {}", input.row_key(op.row).unwrap());
             // §16.3 value, per operation.
             if let Some(gross) = op.gross_value {
                 let sum: Decimal = slices.iter().map(|s| s.gross_value().unwrap_or_default()).sum();
@@ -616,7 +616,7 @@ proptest! {
         let ledger = build(&gens, &market);
         let before = ledger.run();
         let row = pick.get(ledger.spot_rows()).clone();
-        let key = row.row_key.clone();
+        let key = row.row_key.to_string();
         let spec = match kind {
             0 => edit(&key).excluded(),
             1 => edit(&key).instant("2024-01-02T10:00:00Z"),

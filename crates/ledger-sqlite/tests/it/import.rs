@@ -139,7 +139,7 @@ fn futures_rows_round_trip_and_share_the_sequence() {
         .iter()
         .map(|r| {
             (
-                r.row_key.clone(),
+                r.row_key.to_string(),
                 r.seq,
                 r.realized_pnl.to_string(),
                 r.funding.to_string(),
@@ -212,7 +212,7 @@ fn seq_follows_timestamp_then_first_source_line() {
         .spot_rows()
         .unwrap()
         .into_iter()
-        .map(|r| (r.row_key, r.seq))
+        .map(|r| (r.row_key.to_string(), r.seq))
         .collect();
     assert_eq!(
         order,
@@ -234,7 +234,7 @@ fn seq_follows_timestamp_then_first_source_line() {
         .spot_rows()
         .unwrap()
         .into_iter()
-        .map(|r| (r.row_key, r.seq))
+        .map(|r| (r.row_key.to_string(), r.seq))
         .collect();
     assert_eq!(
         order,
@@ -306,7 +306,7 @@ fn an_overlapping_export_adds_only_new_rows() {
         .spot_rows()
         .unwrap()
         .into_iter()
-        .map(|r| r.row_key)
+        .map(|r| r.row_key.to_string())
         .collect();
     assert_eq!(keys, ["jan", "feb", "mar"]);
 }
@@ -515,7 +515,7 @@ fn digest_identities_round_trip_and_dedupe() {
         .spot_rows()
         .unwrap()
         .into_iter()
-        .map(|r| r.row_key)
+        .map(|r| r.row_key.to_string())
         .collect();
     assert_eq!(keys, [digest.to_owned(), digest.to_uppercase()]);
     assert_eq!(ledger.row_detail(digest).unwrap().unwrap().seq, 1);

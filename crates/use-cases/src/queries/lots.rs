@@ -101,7 +101,10 @@ pub(crate) fn token_history(
         if let Some(list) = slices.get_mut(*pos) {
             list.push(LotSliceDto {
                 slice_id: input.slice_public_id(output, slice),
-                row_key: input.row_key(op.row).to_owned(),
+                row_key: input
+                    .row_key(op.row)
+                    .map(ToString::to_string)
+                    .unwrap_or_default(),
                 date: date(op.fiscal_date),
                 leg: slice.leg.as_str().to_owned(),
                 tx_type: op.tx_type.as_str().to_owned(),

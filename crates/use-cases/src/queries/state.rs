@@ -18,7 +18,7 @@ use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::quality::{self, IntegrityRow};
-use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, SpotRow};
+use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, RowKey, SpotRow};
 use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
@@ -172,16 +172,16 @@ impl Derived {
     /// Every imported spot row (excluded rows included), in no particular order: the effective
     /// rows no override names, then the imported form of the overridden ones.
     pub fn imported_rows(&self) -> impl Iterator<Item = &SpotRow> {
-        let overridden: BTreeSet<&str> = self
+        let overridden: BTreeSet<&RowKey> = self
             .overridden_rows
             .iter()
-            .map(|row| row.row_key.as_str())
+            .map(|row| &row.row_key)
             .collect();
         self.input
             .rows
             .iter()
             .map(|effective| &effective.row)
-            .filter(move |row| overridden.is_empty() || !overridden.contains(row.row_key.as_str()))
+            .filter(move |row| overridden.is_empty() || !overridden.contains(&row.row_key))
             .chain(&self.overridden_rows)
     }
 
@@ -224,7 +224,7 @@ impl Derived {
             snapshot
                 .spot_rows
                 .iter()
-                .filter(|row| keys.contains(row.row_key.as_str()))
+                .filter(|row| row.row_key.with_str(|key| keys.contains(key)))
                 .cloned()
                 .collect()
         };

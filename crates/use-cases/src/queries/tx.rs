@@ -24,7 +24,7 @@ fn row_dto(derived: &Derived, e: &EffectiveRow, edited: bool) -> TxRow {
     let value = e.edited_value().or(row.stated_value());
     let price = e.edited_price().or(row.stated_price());
     TxRow {
-        row_key: row.row_key.clone(),
+        row_key: row.row_key.to_string(),
         date: instant(row.instant),
         tx_type: type_name(&row.tx_type).to_owned(),
         asset_in: row.inflow.map(|a| a.asset.to_string()),
@@ -94,7 +94,7 @@ pub(crate) fn search(derived: &Derived, req: &TxSearchRequest) -> UseCaseResult<
         b.row
             .instant
             .cmp(&a.row.instant)
-            .then_with(|| a.row.row_key.as_bytes().cmp(b.row.row_key.as_bytes()))
+            .then_with(|| a.row.row_key.cmp(&b.row.row_key))
     });
     let edited: BTreeSet<&str> = derived
         .overrides
@@ -107,7 +107,13 @@ pub(crate) fn search(derived: &Derived, req: &TxSearchRequest) -> UseCaseResult<
         .iter()
         .skip(start)
         .take(req.page_size)
-        .map(|e| row_dto(derived, e, edited.contains(e.row.row_key.as_str())))
+        .map(|e| {
+            row_dto(
+                derived,
+                e,
+                e.row.row_key.with_str(|key| edited.contains(key)),
+            )
+        })
         .collect();
     Ok(TxPage {
         rows,
