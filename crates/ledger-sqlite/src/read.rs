@@ -604,7 +604,10 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
         .iter()
         .map(|(asset, date)| (*asset, day_of(*date)))
         .collect();
-    wanted.sort_unstable();
+    // The use cases ask in order, without repeats: then only the check costs.
+    if !wanted.is_sorted() {
+        wanted.sort_unstable();
+    }
     wanted.dedup();
     let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
     symbols.dedup();
@@ -624,6 +627,13 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
                 _ => ranges.push((start, *day)),
             }
         }
+        // At most one close a day per quote: room for one quote's, so the list grows by
+        // reserving, not by copying itself over and over.
+        let days = ranges
+            .iter()
+            .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
+            .fold(0_i64, i64::saturating_add);
+        out.reserve(usize::try_from(days).unwrap_or(0));
         let start = out.len();
         series::read_ranges(conn, &table, id, &ranges, &mut out)?;
         sort_asset_prices(out.get_mut(start..).unwrap_or_default());
