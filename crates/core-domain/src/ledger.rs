@@ -160,17 +160,15 @@ impl RowKey {
 
     /// The key of a stored blob: a digest when it has 32 bytes, else its hex text.
     pub fn from_bytes(bytes: &[u8]) -> Self {
-        match <[u8; 32]>::try_from(bytes) {
-            Ok(digest) => Self::digest(digest),
-            Err(_) => {
-                let mut text = String::with_capacity(bytes.len() * 2);
-                for byte in bytes {
-                    text.push(char::from(HEX[usize::from(byte >> 4)]));
-                    text.push(char::from(HEX[usize::from(byte & 0x0f)]));
-                }
-                Self(KeyRepr::Text(text.into()))
-            }
+        if let Ok(digest) = <[u8; 32]>::try_from(bytes) {
+            return Self::digest(digest);
         }
+        let mut text = String::with_capacity(bytes.len() * 2);
+        for byte in bytes {
+            text.push(char::from(HEX[usize::from(byte >> 4)]));
+            text.push(char::from(HEX[usize::from(byte & 0x0f)]));
+        }
+        Self(KeyRepr::Text(text.into()))
     }
 
     /// The key written as `text` (64 lower-case hex digits are a digest).
