@@ -380,20 +380,31 @@ impl Derived {
         if self.full.get().is_some() {
             return Ok(());
         }
-        let prices = match self.first {
-            Some(first) => store.prices_for(
+        // The closes go straight into the table, with no list of rows in between.
+        let mut builder = core_domain::market::PriceTableBuilder::new();
+        if let Some(first) = self.first {
+            store.price_table_for(
                 &self.crypto,
                 first
                     .checked_sub_days(chrono::Days::new(7))
                     .unwrap_or(first),
                 Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
-            )?,
-            None => Vec::new(),
-        };
+                &mut builder,
+            )?;
+        }
+        let prices = builder.finish()?;
+        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
+            BTreeMap::new();
+        for (asset, currency, date, close) in prices.latest_closes() {
+            let e = last_price.entry(asset).or_insert(date);
+            *e = (*e).max(date);
+            latest_quotes.insert((asset, currency), (date, close));
+        }
         let known: BTreeSet<Asset> = self.rates.iter().map(|r| r.currency).collect();
-        let extra: BTreeSet<Asset> = prices
-            .iter()
-            .map(|p| p.currency)
+        let extra: BTreeSet<Asset> = latest_quotes
+            .keys()
+            .map(|(_, currency)| *currency)
             .filter(|c| !c.is_eur() && !known.contains(c))
             .collect();
         let mut rates = self.rates.clone();
@@ -401,39 +412,10 @@ impl Derived {
             let extra: Vec<Asset> = extra.into_iter().collect();
             rates.extend(store.rates_for(&extra)?);
         }
-        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
-        let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
-            BTreeMap::new();
-        // The rows come grouped by asset: the latest close per quote is found within each run
-        // (a quote or two), and the maps are touched once per run, not once per close.
-        let mut run: Vec<(Asset, Date, rust_decimal::Decimal)> = Vec::new();
-        for chunk in prices.chunk_by(|a, b| a.asset == b.asset) {
-            let Some(asset) = chunk.first().map(|p| p.asset) else {
-                continue;
-            };
-            run.clear();
-            for p in chunk {
-                match run
-                    .iter_mut()
-                    .find(|(currency, _, _)| *currency == p.currency)
-                {
-                    Some(q) if p.date >= q.1 => *q = (p.currency, p.date, p.close),
-                    Some(_) => {}
-                    None => run.push((p.currency, p.date, p.close)),
-                }
-            }
-            for &(currency, date, close) in &run {
-                let e = last_price.entry(asset).or_insert(date);
-                *e = (*e).max(date);
-                let q = latest_quotes
-                    .entry((asset, currency))
-                    .or_insert((date, close));
-                if date >= q.0 {
-                    *q = (date, close);
-                }
-            }
-        }
-        let market = Market::new(rates, prices)?;
+        let market = Market {
+            rates: core_domain::market::RateTable::new(rates)?,
+            prices,
+        };
         // A concurrent loader may have won the race; both built the same market.
         let _ = self.full.set(FullMarket {
             market,
