@@ -262,50 +262,38 @@ impl PriceTable {
     /// Builds the table. Closes must be ≥ 0 and quoted in a fiat code; a repeated
     /// `(asset, date, currency)` keeps the last row given.
     pub fn new(rows: impl IntoIterator<Item = PriceRow>) -> DomainResult<Self> {
-        let rows = rows.into_iter();
-        let mut all: Vec<(Asset, Date, CurrencyRank, Decimal)> =
-            Vec::with_capacity(rows.size_hint().0);
-        // The rank of the previous row's currency: rows come grouped, so the search over the
-        // fiat codes runs about once per series.
-        let mut last_rank: Option<(Asset, CurrencyRank)> = None;
+        let mut builder = PriceTableBuilder::new();
         for row in rows {
-            let rank = match last_rank {
-                Some((currency, rank)) if currency == row.currency => Some(rank),
-                _ => CurrencyRank::of(row.currency),
-            };
-            let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
-            else {
-                return Err(DomainError::InvalidAmount {
-                    field: format!("price {} {} {}", row.asset, row.date, row.currency),
-                    text: row.close.to_string(),
-                });
-            };
-            last_rank = Some((row.currency, rank));
-            all.push((row.asset, row.date, rank, row.close));
+            builder.push(row);
         }
-        // A stable sort keeps the given order of a repeated key (the last one wins below);
-        // rows read from a store are usually in this order already, which only the check costs.
-        let key = |a: &(Asset, Date, CurrencyRank, Decimal)| (a.0, a.1, std::cmp::Reverse(a.2));
-        if !all.is_sorted_by_key(key) {
-            all.sort_by_key(key);
-        }
-        let mut series: Vec<(Asset, Vec<PricePoint>)> = Vec::new();
-        for (asset, date, rank, close) in all {
-            match series.last_mut() {
-                Some((last, rows)) if *last == asset => match rows.last_mut() {
-                    Some(previous) if previous.0 == date && previous.1 == rank => {
-                        previous.2 = close;
-                    }
-                    _ => rows.push((date, rank, close)),
-                },
-                _ => series.push((asset, vec![(date, rank, close)])),
+        builder.finish()
+    }
+
+    /// The latest close of each `(asset, quote currency)`, sorted by asset then currency.
+    pub fn latest_closes(&self) -> Vec<(Asset, Asset, Date, Decimal)> {
+        let mut out = Vec::new();
+        let mut run: Vec<(CurrencyRank, Date, Decimal)> = Vec::new();
+        for (asset, series) in self.assets.iter().zip(&self.series) {
+            // Points are sorted by date: the last of each currency is its latest.
+            run.clear();
+            for &(date, rank, close) in &series.points {
+                match run.iter_mut().find(|(r, _, _)| *r == rank) {
+                    Some(slot) => *slot = (rank, date, close),
+                    None => run.push((rank, date, close)),
+                }
             }
+            let mut latest: Vec<(Asset, Date, Decimal)> = run
+                .iter()
+                .filter_map(|&(rank, date, close)| Some((rank.currency()?, date, close)))
+                .collect();
+            latest.sort_unstable_by_key(|(currency, _, _)| *currency);
+            out.extend(
+                latest
+                    .into_iter()
+                    .map(|(currency, date, close)| (*asset, currency, date, close)),
+            );
         }
-        let (assets, series) = series
-            .into_iter()
-            .map(|(asset, points)| (asset, Series::new(points)))
-            .unzip();
-        Ok(Self { assets, series })
+        out
     }
 
     /// The EUR close of `asset` for date `d` (`domain.md` §7.2): candidates dated `d − 7 … d`,
@@ -342,6 +330,100 @@ impl PriceTable {
     /// Whether the table holds no price.
     pub fn is_empty(&self) -> bool {
         self.assets.is_empty()
+    }
+}
+
+/// Builds a [`PriceTable`] one close at a time, straight into each asset's series: a store
+/// that decodes a million closes pushes them here instead of into a list of rows that the
+/// table then copies and sorts again. Same rules and answers as [`PriceTable::new`].
+#[derive(Debug, Default)]
+pub struct PriceTableBuilder {
+    /// Assets in the order first pushed; parallel to `points`.
+    assets: Vec<Asset>,
+    points: Vec<Vec<PricePoint>>,
+    /// Position of each asset in `assets` (looked up only when the asset changes).
+    index: std::collections::BTreeMap<Asset, usize>,
+    /// The asset of the last close pushed and its position.
+    current: Option<(Asset, usize)>,
+    /// The currency of the last close pushed and its rank: closes come grouped, so the search
+    /// over the fiat codes runs about once per series.
+    last_rank: Option<(Asset, CurrencyRank)>,
+    /// The first invalid close, reported by [`PriceTableBuilder::finish`].
+    error: Option<DomainError>,
+}
+
+impl PriceTableBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds one close, in any order (closes grouped by asset and sorted by date cost least).
+    /// An invalid close is kept aside and reported by [`PriceTableBuilder::finish`].
+    pub fn push(&mut self, row: PriceRow) {
+        if self.error.is_some() {
+            return;
+        }
+        let rank = match self.last_rank {
+            Some((currency, rank)) if currency == row.currency => Some(rank),
+            _ => CurrencyRank::of(row.currency),
+        };
+        let Some(rank) = rank.filter(|_| !row.close.is_sign_negative() || row.close.is_zero())
+        else {
+            self.error = Some(DomainError::InvalidAmount {
+                field: format!("price {} {} {}", row.asset, row.date, row.currency),
+                text: row.close.to_string(),
+            });
+            return;
+        };
+        self.last_rank = Some((row.currency, rank));
+        let position = match self.current {
+            Some((asset, position)) if asset == row.asset => position,
+            _ => {
+                let next = self.assets.len();
+                let position = *self.index.entry(row.asset).or_insert(next);
+                if position == next {
+                    self.assets.push(row.asset);
+                    self.points.push(Vec::new());
+                }
+                self.current = Some((row.asset, position));
+                position
+            }
+        };
+        if let Some(points) = self.points.get_mut(position) {
+            points.push((row.date, rank, row.close));
+        }
+    }
+
+    /// The table, or the first invalid close pushed.
+    pub fn finish(self) -> DomainResult<PriceTable> {
+        if let Some(error) = self.error {
+            return Err(error);
+        }
+        let mut series: Vec<(Asset, Vec<PricePoint>)> =
+            self.assets.into_iter().zip(self.points).collect();
+        series.sort_unstable_by_key(|(asset, _)| *asset);
+        let (assets, series) = series
+            .into_iter()
+            .map(|(asset, mut points)| {
+                // Within a date the candidates are kept in reverse rank order (`pick` reads
+                // from the end). A stable sort keeps the given order of a repeated key, and
+                // the last one given wins below; store reads are usually sorted already.
+                let key = |p: &PricePoint| (p.0, std::cmp::Reverse(p.1));
+                if !points.is_sorted_by_key(key) {
+                    points.sort_by_key(key);
+                }
+                points.dedup_by(|later, kept| {
+                    let repeated = later.0 == kept.0 && later.1 == kept.1;
+                    if repeated {
+                        kept.2 = later.2;
+                    }
+                    repeated
+                });
+                (asset, Series::new(points))
+            })
+            .unzip();
+        Ok(PriceTable { assets, series })
     }
 }
 

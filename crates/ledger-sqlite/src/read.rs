@@ -10,8 +10,8 @@ use rusqlite::types::ValueRef;
 use shared_types::{CustodyKind, FuturesKind};
 use use_cases::PortResult;
 use use_cases::ports::{
-    ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore, RateRow,
-    RateStore, RowDetail, SettingKey, SettingsStore, StoredQuote,
+    ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore,
+    PriceTableBuilder, RateRow, RateStore, RowDetail, SettingKey, SettingsStore, StoredQuote,
 };
 
 use crate::codec::{
@@ -594,6 +594,23 @@ fn prices_for(
     Ok(out)
 }
 
+fn price_table_for(
+    conn: &Connection,
+    assets: &[Asset],
+    from: Date,
+    to: Date,
+    builder: &mut PriceTableBuilder,
+) -> PortResult<()> {
+    let tx = read_transaction(conn)?;
+    let table = AssetTable::load(conn)?;
+    let range = [(day_of(from), day_of(to))];
+    for (id, _) in asset_ids(conn, assets)? {
+        series::read_ranges_into(conn, &table, id, &range, &mut |row| builder.push(row))?;
+    }
+    finish_read(tx)?;
+    Ok(())
+}
+
 /// Days of the §7.2 lookback window before the lookup date.
 const PRICE_WINDOW_DAYS: i64 = 7;
 
@@ -822,6 +839,16 @@ macro_rules! read_ports {
             ) -> PortResult<Vec<PriceRow>> {
                 let $conn = self;
                 prices_for($expr, assets, from, to)
+            }
+            fn price_table_for(
+                &self,
+                assets: &[Asset],
+                from: Date,
+                to: Date,
+                builder: &mut PriceTableBuilder,
+            ) -> PortResult<()> {
+                let $conn = self;
+                price_table_for($expr, assets, from, to, builder)
             }
             fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
                 let $conn = self;

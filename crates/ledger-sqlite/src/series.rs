@@ -105,6 +105,18 @@ pub(crate) fn read_ranges(
     ranges: &[(i64, i64)],
     out: &mut Vec<PriceRow>,
 ) -> PortResult<()> {
+    read_ranges_into(conn, assets, asset_id, ranges, &mut |row| out.push(row))
+}
+
+/// [`read_ranges`] handing each close to `out`, quote currency by quote currency, each
+/// sorted by day.
+pub(crate) fn read_ranges_into(
+    conn: &Connection,
+    assets: &AssetTable,
+    asset_id: i64,
+    ranges: &[(i64, i64)],
+    out: &mut dyn FnMut(PriceRow),
+) -> PortResult<()> {
     let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
         return Ok(());
     };
@@ -145,7 +157,7 @@ pub(crate) fn read_ranges(
                 if day > to {
                     break;
                 }
-                out.push(PriceRow {
+                out(PriceRow {
                     asset,
                     date: date_of(day)?,
                     currency,

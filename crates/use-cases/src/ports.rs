@@ -10,7 +10,7 @@
 //! (`RateTable::new(rows)`, `PriceTable::new(rows)`) from the rows they asked for: a ledger's
 //! reports need only the currencies and assets it holds, not every stored close.
 
-pub use core_domain::market::{PriceRow, RateRow};
+pub use core_domain::market::{PriceRow, PriceTableBuilder, RateRow};
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::{
     Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, SpotRow, StatedAmount,
@@ -151,6 +151,21 @@ pub trait PriceStore {
     /// The prices of the given assets with `from ≤ date ≤ to` (an empty slice gives an empty
     /// list).
     fn prices_for(&self, assets: &[Asset], from: Date, to: Date) -> PortResult<Vec<PriceRow>>;
+    /// [`PriceStore::prices_for`] pushed straight into `table`: a store that keeps closes in a
+    /// compact form decodes them without a list of rows in between (a full market is about a
+    /// million closes at 100k rows).
+    fn price_table_for(
+        &self,
+        assets: &[Asset],
+        from: Date,
+        to: Date,
+        table: &mut PriceTableBuilder,
+    ) -> PortResult<()> {
+        for row in self.prices_for(assets, from, to)? {
+            table.push(row);
+        }
+        Ok(())
+    }
     /// The union of the lookup windows `[date − 7 days, date]` of `domain.md` §7.2 for each
     /// `(asset, date)` request: every candidate any of the lookups can use, each row once.
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>>;

@@ -283,9 +283,25 @@ fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, Asse
     (assets, position)
 }
 
-/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3).
-#[allow(clippy::too_many_lines)] // One sweep over the days, read top to bottom.
+/// Below this many asset-days the series is swept on one thread (a thread costs more than it
+/// saves on a small ledger).
+const SPLIT_ASSET_DAYS: usize = 100_000;
+
+/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3); a large one in two halves
+/// of the dates on two threads (see [`daily_series_with`]).
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
+    daily_series_with(ctx, None)
+}
+
+/// [`daily_series`]; `split` forces the two-thread sweep (`Some(true)`) or the single one
+/// (`Some(false)`), `None` picks by size. The later half starts from the quantities and values
+/// of the day before it, recomputed in the same order, so both ways give the same series; the
+/// index and drawdowns are chained afterwards in date order, and an error is the one the single
+/// sweep would meet first.
+pub fn daily_series_with(
+    ctx: &AnalyticsContext<'_>,
+    split: Option<bool>,
+) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
     let raw = raw_flows(ctx)?;
     let (assets, position) = asset_index(ctx, &raw);
@@ -308,93 +324,202 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     let flow_list: Vec<Flow> = index_flows(&raw, &index_of)?;
     drop(raw);
 
-    let n = assets.len();
-    // One price cursor per asset: the sweep asks each asset's closes at increasing dates.
-    let mut cursors: Vec<PriceCursor<'_>> = assets
-        .iter()
-        .map(|asset| ctx.market.prices.cursor(*asset))
-        .collect();
-    let mut quantity = vec![Decimal::ZERO; n];
-    let mut previous: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
-    let mut current: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
-    let mut day_flows = DayFlows {
-        at: flow_list.partition_point(|f| f.date < first_date),
-        list: &flow_list,
-        today: vec![Some(Decimal::ZERO); n],
-        touched: Vec::new(),
-        sum: Some(Decimal::ZERO),
+    let span = usize::try_from(last_date.signed_duration_since(first_date).num_days()).unwrap_or(0);
+    let capacity = span.saturating_add(1);
+    let sweep = Sweep {
+        ctx,
+        assets: &assets,
+        deltas: &deltas,
+        flows: &flow_list,
+        first_date,
+        as_of,
     };
-    let mut delta_at = 0usize;
-    let capacity = usize::try_from(last_date.signed_duration_since(first_date).num_days())
-        .unwrap_or(0)
-        .saturating_add(1);
+    let split = split.unwrap_or(capacity.saturating_mul(assets.len()) >= SPLIT_ASSET_DAYS);
+    let middle = first_date
+        .checked_add_days(chrono::Days::new(u64::try_from(span / 2).unwrap_or(0)))
+        .filter(|middle| split && *middle > first_date);
+    let halves = match middle.and_then(|m| Some((m.pred_opt()?, m))) {
+        Some((end_of_first, middle)) => std::thread::scope(|scope| {
+            let later = scope.spawn(|| sweep.run(middle, last_date));
+            let earlier = sweep.run(first_date, end_of_first);
+            let later = later
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            [earlier, later]
+        }),
+        None => [sweep.run(first_date, last_date), Swept::default()],
+    };
+
     let mut days = Vec::with_capacity(capacity);
     let mut at_as_of = Vec::new();
     let mut index = Decimal::ONE;
     let mut peak = Decimal::ONE;
-    let mut previous_value = Decimal::ZERO;
-    let mut previous_complete = true;
-    let mut date = first_date;
-    loop {
-        while let Some(&(d, asset, dq)) = deltas.get(delta_at) {
-            if d > date {
-                break;
+    for half in halves {
+        for day in half.days {
+            if let Some(r) = day.ret {
+                index = num::mul(index, num::add(Decimal::ONE, r, "index")?, "index")?;
             }
-            if let Some(q) = quantity.get_mut(asset as usize) {
-                *q = num::add(*q, dq, "daily quantity")?;
-            }
-            delta_at += 1;
+            peak = peak.max(index);
+            let drawdown = num::sub(num::div(index, peak, "drawdown")?, Decimal::ONE, "drawdown")?;
+            days.push(DayPoint {
+                date: day.date,
+                value_eur: day.value,
+                unvalued_assets: day.unvalued,
+                ret: day.ret,
+                index,
+                drawdown: if drawdown.is_zero() {
+                    Decimal::ZERO
+                } else {
+                    drawdown
+                },
+            });
         }
-        day_flows.load(date)?;
-        let held = (date == as_of).then_some(&mut at_as_of);
-        let (value, unvalued) = value_day(
-            ctx,
-            (&assets, &mut cursors),
-            &quantity,
-            &mut current,
-            date,
-            held,
-        )?;
-        let ret = if date == first_date {
-            None
-        } else {
-            day_return(
-                (value, unvalued),
-                (previous_value, previous_complete),
-                &day_flows,
-                &current,
-                &previous,
-            )?
-        };
-        if let Some(r) = ret {
-            index = num::mul(index, num::add(Decimal::ONE, r, "index")?, "index")?;
-        }
-        peak = peak.max(index);
-        let drawdown = num::sub(num::div(index, peak, "drawdown")?, Decimal::ONE, "drawdown")?;
-        days.push(DayPoint {
-            date,
-            value_eur: value,
-            unvalued_assets: unvalued,
-            ret,
-            index,
-            drawdown: if drawdown.is_zero() {
-                Decimal::ZERO
-            } else {
-                drawdown
-            },
-        });
-        std::mem::swap(&mut previous, &mut current);
-        previous_value = value;
-        previous_complete = unvalued == 0;
-        if date >= last_date {
-            break;
-        }
-        let Some(next) = date.succ_opt() else { break };
-        date = next;
+        at_as_of.extend(half.at_as_of);
+        half.stopped?;
     }
     Ok(DailySeries {
         as_of: Some(as_of),
         days,
         at_as_of,
     })
+}
+
+/// What a sweep over some dates reads.
+struct Sweep<'c, 'a> {
+    ctx: &'c AnalyticsContext<'a>,
+    assets: &'c [Asset],
+    /// Quantity deltas sorted by date.
+    deltas: &'c [(Date, u32, Decimal)],
+    /// Flows sorted by date.
+    flows: &'c [Flow],
+    first_date: Date,
+    as_of: Date,
+}
+
+/// One day before the index is chained.
+struct DayValue {
+    date: Date,
+    value: Decimal,
+    unvalued: u32,
+    ret: Option<Decimal>,
+}
+
+/// The days a sweep valued, the held assets if `T` was among them, and the error that
+/// stopped it (the days before it are kept).
+struct Swept {
+    days: Vec<DayValue>,
+    at_as_of: Vec<AssetAtAsOf>,
+    stopped: DomainResult<()>,
+}
+
+impl Default for Swept {
+    fn default() -> Self {
+        Self {
+            days: Vec::new(),
+            at_as_of: Vec::new(),
+            stopped: Ok(()),
+        }
+    }
+}
+
+impl Sweep<'_, '_> {
+    /// Values the dates `from ..= to`. After the first date, the day before `from` is valued
+    /// first (not kept) for the first day's return.
+    fn run(&self, from: Date, to: Date) -> Swept {
+        let mut out = Swept {
+            days: Vec::with_capacity(
+                usize::try_from(to.signed_duration_since(from).num_days())
+                    .unwrap_or(0)
+                    .saturating_add(1),
+            ),
+            ..Swept::default()
+        };
+        out.stopped = self.sweep(from, to, &mut out.days, &mut out.at_as_of);
+        out
+    }
+
+    fn sweep(
+        &self,
+        from: Date,
+        to: Date,
+        out: &mut Vec<DayValue>,
+        at_as_of: &mut Vec<AssetAtAsOf>,
+    ) -> DomainResult<()> {
+        let ctx = self.ctx;
+        let n = self.assets.len();
+        let start = if from > self.first_date {
+            from.pred_opt().unwrap_or(from)
+        } else {
+            from
+        };
+        // One price cursor per asset: the sweep asks each asset's closes at increasing dates.
+        let mut cursors: Vec<PriceCursor<'_>> = self
+            .assets
+            .iter()
+            .map(|asset| ctx.market.prices.cursor(*asset))
+            .collect();
+        let mut quantity = vec![Decimal::ZERO; n];
+        let mut previous: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
+        let mut current: Vec<Option<Decimal>> = vec![Some(Decimal::ZERO); n];
+        let mut day_flows = DayFlows {
+            at: self.flows.partition_point(|f| f.date < start),
+            list: self.flows,
+            today: vec![Some(Decimal::ZERO); n],
+            touched: Vec::new(),
+            sum: Some(Decimal::ZERO),
+        };
+        let mut delta_at = 0usize;
+        let mut previous_value = Decimal::ZERO;
+        let mut previous_complete = true;
+        let mut date = start;
+        loop {
+            while let Some(&(d, asset, dq)) = self.deltas.get(delta_at) {
+                if d > date {
+                    break;
+                }
+                if let Some(q) = quantity.get_mut(asset as usize) {
+                    *q = num::add(*q, dq, "daily quantity")?;
+                }
+                delta_at += 1;
+            }
+            day_flows.load(date)?;
+            let held = (date == self.as_of && date >= from).then_some(&mut *at_as_of);
+            let (value, unvalued) = value_day(
+                ctx,
+                (self.assets, &mut cursors),
+                &quantity,
+                &mut current,
+                date,
+                held,
+            )?;
+            if date >= from {
+                let ret = if date == self.first_date {
+                    None
+                } else {
+                    day_return(
+                        (value, unvalued),
+                        (previous_value, previous_complete),
+                        &day_flows,
+                        &current,
+                        &previous,
+                    )?
+                };
+                out.push(DayValue {
+                    date,
+                    value,
+                    unvalued,
+                    ret,
+                });
+            }
+            std::mem::swap(&mut previous, &mut current);
+            previous_value = value;
+            previous_complete = unvalued == 0;
+            if date >= to {
+                break;
+            }
+            let Some(next) = date.succ_opt() else { break };
+            date = next;
+        }
+        Ok(())
+    }
 }

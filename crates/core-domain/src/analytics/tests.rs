@@ -35,6 +35,9 @@ fn d14_table() {
     let market = f.market();
     let ctx = f.ctx(&market, D14_AS_OF, DisplayCurrency::Eur);
     let series = daily_series(&ctx).unwrap();
+    // Flows, several assets: the two-thread sweep gives the same series.
+    assert_eq!(daily_series_with(&ctx, Some(true)).unwrap(), series);
+    assert_eq!(daily_series_with(&ctx, Some(false)).unwrap(), series);
     let rows: Vec<String> = series
         .days
         .iter()
@@ -443,6 +446,9 @@ proptest! {
         let ctx = f.ctx(&market, &as_of, DisplayCurrency::Eur);
         let series = daily_series(&ctx).unwrap();
         prop_assert_eq!(series.days.len(), closes.len());
+        // The two-thread sweep gives the same series, and the single one is what was tested.
+        prop_assert_eq!(&daily_series_with(&ctx, Some(true)).unwrap(), &series);
+        prop_assert_eq!(&daily_series_with(&ctx, Some(false)).unwrap(), &series);
         // The close the §7.2 lookup sees on each day (7-day carry-back).
         let mut seen: Vec<Option<Decimal>> = Vec::new();
         let mut last_seen: Option<(usize, u32)> = None;

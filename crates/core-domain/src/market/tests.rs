@@ -222,3 +222,54 @@ fn a_cursor_answers_as_the_table_forward_backward_and_for_unknown_assets() {
         }
     }
 }
+
+fn close(asset: &str, date: &str, currency: &str, value: &str) -> PriceRow {
+    PriceRow {
+        asset: a(asset),
+        date: d(date),
+        close: x(value),
+        currency: a(currency),
+    }
+}
+
+#[test]
+fn the_builder_takes_closes_in_any_order_and_the_last_repeat_wins() {
+    // Interleaved assets, currencies out of order, and a repeated key.
+    let rows = [
+        close("ETH", "2023-04-10", "USD", "2000"),
+        close("BTC", "2023-04-10", "EUR", "26000"),
+        close("ETH", "2023-04-09", "EUR", "1800"),
+        close("ETH", "2023-04-10", "EUR", "1850"),
+        close("BTC", "2023-04-09", "EUR", "25000"),
+        close("ETH", "2023-04-10", "EUR", "1860"),
+    ];
+    let mut builder = PriceTableBuilder::new();
+    for row in rows {
+        builder.push(row);
+    }
+    let table = builder.finish().unwrap();
+    let rates = rates();
+    let PriceLookup::Found { close_eur, .. } =
+        table.lookup(a("ETH"), d("2023-04-10"), &rates).unwrap()
+    else {
+        panic!("no ETH close");
+    };
+    assert_eq!(close_eur, x("1860"));
+    assert_eq!(
+        table.latest_closes(),
+        vec![
+            (a("BTC"), a("EUR"), d("2023-04-10"), x("26000")),
+            (a("ETH"), a("EUR"), d("2023-04-10"), x("1860")),
+            (a("ETH"), a("USD"), d("2023-04-10"), x("2000")),
+        ]
+    );
+}
+
+#[test]
+fn the_builder_reports_the_first_invalid_close() {
+    let mut builder = PriceTableBuilder::new();
+    builder.push(close("ETH", "2023-04-10", "EUR", "-1"));
+    builder.push(close("ETH", "2023-04-11", "BTC", "1"));
+    let err = builder.finish().unwrap_err();
+    assert!(err.to_string().contains("2023-04-10"), "{err}");
+}

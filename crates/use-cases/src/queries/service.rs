@@ -64,13 +64,19 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
 
     /// The derived state of the current ledger version (computed when the version changed).
     pub fn derived(&self) -> UseCaseResult<Arc<Derived>> {
+        self.derived_with(false)
+    }
+
+    /// [`LedgerQueries::derived`], reading the full market with the ledger when it computes
+    /// the derived state and `full_market` is asked (see [`Derived::load_with`]).
+    fn derived_with(&self, full_market: bool) -> UseCaseResult<Arc<Derived>> {
         let store = self.store();
         let version = store.ledger_version()?;
         let mut cache = self.cache.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(derived) = cache.as_ref().filter(|d| d.version == version) {
             return Ok(Arc::clone(derived));
         }
-        let derived = Arc::new(Derived::load(&*store)?);
+        let derived = Arc::new(Derived::load_with(&*store, full_market)?);
         self.recomputations.fetch_add(1, Ordering::Relaxed);
         *cache = Some(Arc::clone(&derived));
         Ok(derived)
@@ -78,7 +84,7 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
 
     /// The derived state with every close of the ledger's assets loaded (valuations, analytics).
     pub fn derived_full(&self) -> UseCaseResult<Arc<Derived>> {
-        let derived = self.derived()?;
+        let derived = self.derived_with(true)?;
         derived.load_full_market(&*self.store())?;
         Ok(derived)
     }

@@ -84,6 +84,62 @@ struct FullMarket {
     latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)>,
 }
 
+impl FullMarket {
+    /// Every close of `crypto` from a week before `first` on, with `rates` and the rates of
+    /// any other quote currency the closes name.
+    fn load<S>(
+        store: &S,
+        crypto: &[Asset],
+        first: Option<Date>,
+        rates: &[crate::ports::RateRow],
+    ) -> UseCaseResult<Self>
+    where
+        S: PriceStore + RateStore + ?Sized,
+    {
+        // The closes go straight into the table, with no list of rows in between.
+        let mut builder = core_domain::market::PriceTableBuilder::new();
+        if let Some(first) = first {
+            store.price_table_for(
+                crypto,
+                first
+                    .checked_sub_days(chrono::Days::new(7))
+                    .unwrap_or(first),
+                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
+                &mut builder,
+            )?;
+        }
+        let prices = builder.finish()?;
+        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
+        let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
+            BTreeMap::new();
+        for (asset, currency, date, close) in prices.latest_closes() {
+            let e = last_price.entry(asset).or_insert(date);
+            *e = (*e).max(date);
+            latest_quotes.insert((asset, currency), (date, close));
+        }
+        let known: BTreeSet<Asset> = rates.iter().map(|r| r.currency).collect();
+        let extra: BTreeSet<Asset> = latest_quotes
+            .keys()
+            .map(|(_, currency)| *currency)
+            .filter(|c| !c.is_eur() && !known.contains(c))
+            .collect();
+        let mut rates = rates.to_vec();
+        if !extra.is_empty() {
+            let extra: Vec<Asset> = extra.into_iter().collect();
+            rates.extend(store.rates_for(&extra)?);
+        }
+        let market = Market {
+            rates: core_domain::market::RateTable::new(rates)?,
+            prices,
+        };
+        Ok(Self {
+            market,
+            last_price,
+            latest_quotes,
+        })
+    }
+}
+
 /// Fiscal dates of instants with the bounds of the last day seen kept: rows come in time
 /// order, so nearly every lookup is two comparisons instead of the zone's rules (which compute
 /// the year's daylight-saving switches on every call).
@@ -190,10 +246,20 @@ impl Derived {
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
     {
+        Self::load_with(store, false)
+    }
+
+    /// [`Derived::load`], with the full market ([`Derived::load_full_market`]) read and built
+    /// too when `full_market`: while the engine runs on a second thread, so a valuation's
+    /// first call waits for the longer of the two instead of their sum.
+    pub fn load_with<S>(store: &S, full_market: bool) -> UseCaseResult<Self>
+    where
+        S: LedgerRead + RateStore + PriceStore + SettingsStore,
+    {
         // One read scope for the rows, settings, prices and rates: one consistent state, and
         // the store's read lock taken once rather than per statement (a price window each).
         store.begin_read()?;
-        let loaded = Self::load_in_scope(store);
+        let loaded = Self::load_in_scope(store, full_market);
         let ended = store.end_read();
         let derived = loaded?;
         ended?;
@@ -201,7 +267,7 @@ impl Derived {
     }
 
     #[allow(clippy::too_many_lines)] // One match arm or step per case, read top to bottom.
-    fn load_in_scope<S>(store: &S) -> UseCaseResult<Self>
+    fn load_in_scope<S>(store: &S, full_market: bool) -> UseCaseResult<Self>
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
     {
@@ -344,7 +410,23 @@ impl Derived {
                 .copied()
                 .collect(),
         };
-        let output = fifo::run(&input, &market, &engine_settings)?;
+        let (output, full) = if full_market {
+            // The engine reads no store: the store stays on this thread for the closes.
+            std::thread::scope(|scope| {
+                let engine = scope.spawn(|| fifo::run(&input, &market, &engine_settings));
+                let full = FullMarket::load(store, &crypto, first, &rates).ok();
+                let output = engine
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (output, full)
+            })
+        } else {
+            (fifo::run(&input, &market, &engine_settings), None)
+        };
+        let output = output?;
+        // A failed full-market read is not the ledger's error: it is retried, and reported,
+        // by the first valuation that asks for it, as without the early read.
+        let full = full.map_or_else(OnceLock::new, OnceLock::from);
         Ok(Self {
             version: snapshot.version,
             settings,
@@ -356,7 +438,7 @@ impl Derived {
             input,
             output,
             market,
-            full: OnceLock::new(),
+            full,
             crypto,
             first,
             rates,
@@ -380,66 +462,9 @@ impl Derived {
         if self.full.get().is_some() {
             return Ok(());
         }
-        let prices = match self.first {
-            Some(first) => store.prices_for(
-                &self.crypto,
-                first
-                    .checked_sub_days(chrono::Days::new(7))
-                    .unwrap_or(first),
-                Date::from_ymd_opt(9999, 12, 31).unwrap_or(first),
-            )?,
-            None => Vec::new(),
-        };
-        let known: BTreeSet<Asset> = self.rates.iter().map(|r| r.currency).collect();
-        let extra: BTreeSet<Asset> = prices
-            .iter()
-            .map(|p| p.currency)
-            .filter(|c| !c.is_eur() && !known.contains(c))
-            .collect();
-        let mut rates = self.rates.clone();
-        if !extra.is_empty() {
-            let extra: Vec<Asset> = extra.into_iter().collect();
-            rates.extend(store.rates_for(&extra)?);
-        }
-        let mut last_price: BTreeMap<Asset, Date> = BTreeMap::new();
-        let mut latest_quotes: BTreeMap<(Asset, Asset), (Date, rust_decimal::Decimal)> =
-            BTreeMap::new();
-        // The rows come grouped by asset: the latest close per quote is found within each run
-        // (a quote or two), and the maps are touched once per run, not once per close.
-        let mut run: Vec<(Asset, Date, rust_decimal::Decimal)> = Vec::new();
-        for chunk in prices.chunk_by(|a, b| a.asset == b.asset) {
-            let Some(asset) = chunk.first().map(|p| p.asset) else {
-                continue;
-            };
-            run.clear();
-            for p in chunk {
-                match run
-                    .iter_mut()
-                    .find(|(currency, _, _)| *currency == p.currency)
-                {
-                    Some(q) if p.date >= q.1 => *q = (p.currency, p.date, p.close),
-                    Some(_) => {}
-                    None => run.push((p.currency, p.date, p.close)),
-                }
-            }
-            for &(currency, date, close) in &run {
-                let e = last_price.entry(asset).or_insert(date);
-                *e = (*e).max(date);
-                let q = latest_quotes
-                    .entry((asset, currency))
-                    .or_insert((date, close));
-                if date >= q.0 {
-                    *q = (date, close);
-                }
-            }
-        }
-        let market = Market::new(rates, prices)?;
+        let full = FullMarket::load(store, &self.crypto, self.first, &self.rates)?;
         // A concurrent loader may have won the race; both built the same market.
-        let _ = self.full.set(FullMarket {
-            market,
-            last_price,
-            latest_quotes,
-        });
+        let _ = self.full.set(full);
         Ok(())
     }
 
