@@ -69,7 +69,23 @@ pub fn import_read_streaming(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> (Streamed, String) {
-    pipeline::run_streaming_read(source, size, options, send_after_errors, sink)
+    pipeline::run_streaming_read(source, size, options, (send_after_errors, false), sink)
+}
+
+/// [`import_read_streaming`] of a generic file in any time order: it is never
+/// [`Streamed::Unsorted`]; the transactions come in file order, each with the identity the
+/// whole-file read gives it (content-key ordinals are counted over the file, so memory holds
+/// the file's identities as `imports.md` §1.2 allows), and account names as the row spells
+/// them. The caller writes them in insertion order: ascending (timestamp, first line), then
+/// the order received, which keeps the transactions of one row in their order.
+pub fn import_read_any_order(
+    source: &mut dyn std::io::Read,
+    size: usize,
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> (Streamed, String) {
+    pipeline::run_streaming_read(source, size, options, (send_after_errors, true), sink)
 }
 
 /// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.
