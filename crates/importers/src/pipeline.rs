@@ -1310,7 +1310,8 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
-    /// The file is not a generic CSV: nothing was sent; read it with `import_bytes`.
+    /// The file is not a generic CSV or a Bitvavo export: nothing was sent; read it with
+    /// `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order: the
     /// reading stopped, the chunks sent so far are void; read it with `import_bytes`.
@@ -1320,7 +1321,8 @@ pub enum Streamed {
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic file in time order, handing the transactions to `sink` in chunks
+/// Stages 1–6 of a generic or Bitvavo file in time order (or in any order with
+/// `any_order`), handing the transactions to `sink` in chunks
 /// while the file is read. After the first invalid row no more chunks are sent unless
 /// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
 /// `sink` returns false it receives nothing more.
@@ -1422,9 +1424,14 @@ fn stream_rows(
     (send_after_errors, any_order): (bool, bool),
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> Streamed {
-    if format.profile != Profile::Generic {
+    if !matches!(format.profile, Profile::Generic | Profile::Bitvavo) {
         return Streamed::Declined;
     }
+    let account = options
+        .account
+        .clone()
+        .or_else(|| format.profile.default_account().map(str::to_owned))
+        .unwrap_or_default();
     let mut finisher = if any_order {
         Finisher::any_order(format.profile)
     } else {
@@ -1434,7 +1441,7 @@ fn stream_rows(
     let mut last: Option<(Instant, u64)> = None;
     let mut unsorted = false;
     let mut open = true;
-    crate::profiles::generic::read_into(&mut ctx, records, options, &mut |ctx, draft| {
+    let mut emit = |ctx: &mut Ctx, draft: Draft| {
         if !any_order && last.is_some_and(|l| (draft.timestamp, draft.line) < l) {
             unsorted = true;
             ctx.stop = true;
@@ -1449,7 +1456,12 @@ fn stream_rows(
             open = sink(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
         }
         finisher.push(draft, &mut chunk);
-    });
+    };
+    if format.profile == Profile::Bitvavo {
+        crate::profiles::bitvavo::read_into(&mut ctx, records, &account, format.layout, &mut emit);
+    } else {
+        crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit);
+    }
     if unsorted {
         return Streamed::Unsorted;
     }

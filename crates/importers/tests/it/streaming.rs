@@ -312,3 +312,35 @@ fn any_order_reads_give_the_batch_identities_in_file_order() {
     let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
     assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
 }
+
+#[test]
+fn a_bitvavo_export_newest_first_streams_in_any_order() {
+    let bytes = data("bitvavo/bitvavo-2025.csv");
+    let batch = import(&bytes, &ImportOptions::default());
+    let mut got = Vec::new();
+    let mut source = Trickle {
+        rest: &bytes,
+        block: 64,
+    };
+    let (streamed, _) = importers::import_read_any_order(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        true,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "b.csv"), rendered(&batch, "b.csv"));
+    assert_eq!(result.skipped, batch.skipped);
+    assert_eq!(result.rows_in_records, batch.rows_in_records);
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    assert!(expected.len() > 5);
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+    // In time order it is found out at once.
+    let (streamed, _, _) = stream(&bytes, false);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+}
