@@ -106,7 +106,7 @@ pub(super) fn import(
 }
 
 /// A streamed read of the importers: source, size, options, send after errors, sink.
-type Read = fn(
+type StreamRead = fn(
     &mut dyn std::io::Read,
     usize,
     &ImportOptions,
@@ -115,7 +115,7 @@ type Read = fn(
 ) -> (Streamed, String);
 
 /// The importers' read for records that arrive in `order`.
-fn reader(order: StreamOrder) -> Read {
+fn reader(order: StreamOrder) -> StreamRead {
     match order {
         StreamOrder::Any => importers::import_read_any_order,
         StreamOrder::Insertion => importers::import_read_streaming,
