@@ -102,12 +102,17 @@ fn import_one(
     let name = file.display().to_string();
     // A large file is read block by block (imports.md §1.2); the batch path, for the
     // files the streamed one declines, reads it whole.
-    if let Ok(mut source) = std::fs::File::open(file)
-        && let Some(size) = source
-            .metadata()
-            .ok()
-            .and_then(|m| usize::try_from(m.len()).ok())
-        && let Some(report) = stream::import(store, &name, &mut source, size, options, args)
+    if let Some(size) = std::fs::metadata(file)
+        .ok()
+        .and_then(|m| usize::try_from(m.len()).ok())
+        && let Some(report) = stream::import(
+            store,
+            &name,
+            stream::Source::File(file),
+            size,
+            options,
+            args,
+        )
     {
         return report;
     }
@@ -137,8 +142,8 @@ pub(crate) fn import_data(
     options: &ImportOptions,
     args: &ImportArgs,
 ) -> FileReport {
-    let mut source = bytes;
-    if let Some(report) = stream::import(store, name, &mut source, bytes.len(), options, args) {
+    let source = stream::Source::Bytes(bytes);
+    if let Some(report) = stream::import(store, name, source, bytes.len(), options, args) {
         return report;
     }
     import_batch(store, name, bytes, options, args)

@@ -41,13 +41,14 @@ pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     pipeline::run(bytes, options)
 }
 
-/// Stages 1–6 of a generic CSV whose rows are in time order, handing the transactions to
-/// `sink` in insertion order, in chunks, while the file is read: memory holds a chunk, not the
-/// file's transactions, and the caller can write one chunk while the next is parsed. Other
-/// formats are [`Streamed::Declined`] and a file out of time order [`Streamed::Unsorted`]
-/// (read those with [`import_bytes`]). After the first invalid row no more chunks are sent
-/// unless `send_after_errors` (`--skip-invalid`); the whole file is still read, so the result
-/// reports every invalid row.
+/// Stages 1–6 of a generic CSV or a Bitvavo export (one row per transaction) whose rows are
+/// in time order, handing the transactions to `sink` in insertion order, in chunks, while the
+/// file is read: memory holds a chunk, not the file's transactions, and the caller can write
+/// one chunk while the next is parsed. Other formats are [`Streamed::Declined`] (read them
+/// with [`import_bytes`]) and a file out of time order [`Streamed::Unsorted`] (read it with
+/// [`import_read_any_order`] or [`import_bytes`]). After the first invalid row no more
+/// chunks are sent unless `send_after_errors` (`--skip-invalid`); the whole file is still
+/// read, so the result reports every invalid row.
 pub fn import_bytes_streaming(
     bytes: &[u8],
     options: &ImportOptions,
@@ -69,7 +70,23 @@ pub fn import_read_streaming(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> (Streamed, String) {
-    pipeline::run_streaming_read(source, size, options, send_after_errors, sink)
+    pipeline::run_streaming_read(source, size, options, (send_after_errors, false), sink)
+}
+
+/// [`import_read_streaming`] of a file in any time order: it is never
+/// [`Streamed::Unsorted`]; the transactions come in file order, each with the identity the
+/// whole-file read gives it (content-key ordinals are counted over the file, so memory holds
+/// the file's identities as `imports.md` §1.2 allows), and account names as the row spells
+/// them. The caller writes them in insertion order: ascending (timestamp, first line), then
+/// the order received, which keeps the transactions of one row in their order.
+pub fn import_read_any_order(
+    source: &mut dyn std::io::Read,
+    size: usize,
+    options: &ImportOptions,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> (Streamed, String) {
+    pipeline::run_streaming_read(source, size, options, (send_after_errors, true), sink)
 }
 
 /// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.

@@ -966,6 +966,8 @@ pub(crate) struct Finisher {
     primary: usize,
     /// Source rows of the operations pushed.
     pub(crate) rows: u64,
+    /// Drafts arrive in file order, not insertion order (`Finisher::any_order`).
+    any_order: bool,
 }
 
 impl Finisher {
@@ -978,6 +980,21 @@ impl Finisher {
             last_account: (String::new(), String::new(), String::new()),
             primary: 0,
             rows: 0,
+            any_order: false,
+        }
+    }
+
+    /// A finisher for drafts in file order, which the caller puts in insertion order later
+    /// (rows of one operation stay together): the identities are the same as in insertion
+    /// order, because equal content keys share their timestamp and so arrive in line order,
+    /// but the ordinals are counted over the whole file (memory for the file's identities,
+    /// `imports.md` §1.2), and account names keep the row's spelling, since the first
+    /// spelling in insertion order is not known yet (the store keeps the first one it is
+    /// given, and it is given the rows in insertion order).
+    pub(crate) fn any_order(profile: Profile) -> Self {
+        Self {
+            any_order: true,
+            ..Self::new(profile)
         }
     }
 
@@ -986,7 +1003,7 @@ impl Finisher {
     #[allow(clippy::too_many_lines)] // One pass builds both keys; splitting it costs allocations.
     pub(crate) fn push(&mut self, d: Draft, out: &mut Vec<Transaction>) {
         use std::fmt::Write as _;
-        if self.counters_at != Some(d.timestamp) {
+        if self.counters_at != Some(d.timestamp) && !self.any_order {
             self.counters_at = Some(d.timestamp);
             // A burst of one timestamp may have grown the map: clearing stays O(burst).
             if self.counters.capacity() > 1024 {
@@ -1006,7 +1023,7 @@ impl Finisher {
             *last_account = (d.account.clone(), spelled, lower);
         }
         // Reuse the draft's own string when it already has the first-seen spelling.
-        let account = if d.account == last_account.1 {
+        let account = if self.any_order || d.account == last_account.1 {
             None
         } else {
             Some(last_account.1.clone())
@@ -1293,7 +1310,8 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
-    /// The file is not a generic CSV: nothing was sent; read it with `import_bytes`.
+    /// The file is not a generic CSV or a Bitvavo export: nothing was sent; read it with
+    /// `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order: the
     /// reading stopped, the chunks sent so far are void; read it with `import_bytes`.
@@ -1303,7 +1321,8 @@ pub enum Streamed {
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic file in time order, handing the transactions to `sink` in chunks
+/// Stages 1–6 of a generic or Bitvavo file in time order (or in any order with
+/// `any_order`), handing the transactions to `sink` in chunks
 /// while the file is read. After the first invalid row no more chunks are sent unless
 /// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
 /// `sink` returns false it receives nothing more.
@@ -1326,7 +1345,7 @@ pub(crate) fn run_streaming(
             &mut records,
             &format,
             options,
-            send_after_errors,
+            (send_after_errors, false),
             sink,
         ),
     }
@@ -1335,11 +1354,15 @@ pub(crate) fn run_streaming(
 /// [`run_streaming`] of a file read block by block from `source` (`size` bytes as far as
 /// known): memory holds a block and a chunk, never the file. Also returns the lowercase hex
 /// SHA-256 of the file bytes (empty when the file could not be read to its end).
+///
+/// With `any_order` the rows may come in any time order: the transactions are sent in file
+/// order, with the identities of insertion order ([`Finisher::any_order`]), and the caller
+/// puts them in insertion order (timestamp, first line, then the order sent).
 pub(crate) fn run_streaming_read(
     source: &mut dyn std::io::Read,
     size: usize,
     options: &ImportOptions,
-    send_after_errors: bool,
+    (send_after_errors, any_order): (bool, bool),
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> (Streamed, String) {
     let mut head = Vec::new();
@@ -1357,7 +1380,7 @@ pub(crate) fn run_streaming_read(
                 &mut records,
                 &format,
                 options,
-                send_after_errors,
+                (send_after_errors, any_order),
                 sink,
             );
             (streamed, Some(records))
@@ -1398,19 +1421,28 @@ fn stream_rows(
     records: &mut Records<'_>,
     format: &FormatInfo,
     options: &ImportOptions,
-    send_after_errors: bool,
+    (send_after_errors, any_order): (bool, bool),
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> Streamed {
-    if format.profile != Profile::Generic {
+    if !matches!(format.profile, Profile::Generic | Profile::Bitvavo) {
         return Streamed::Declined;
     }
-    let mut finisher = Finisher::new(format.profile);
+    let account = options
+        .account
+        .clone()
+        .or_else(|| format.profile.default_account().map(str::to_owned))
+        .unwrap_or_default();
+    let mut finisher = if any_order {
+        Finisher::any_order(format.profile)
+    } else {
+        Finisher::new(format.profile)
+    };
     let mut chunk: Vec<Transaction> = Vec::with_capacity(CHUNK);
     let mut last: Option<(Instant, u64)> = None;
     let mut unsorted = false;
     let mut open = true;
-    crate::profiles::generic::read_into(&mut ctx, records, options, &mut |ctx, draft| {
-        if last.is_some_and(|l| (draft.timestamp, draft.line) < l) {
+    let mut emit = |ctx: &mut Ctx, draft: Draft| {
+        if !any_order && last.is_some_and(|l| (draft.timestamp, draft.line) < l) {
             unsorted = true;
             ctx.stop = true;
             return;
@@ -1424,7 +1456,12 @@ fn stream_rows(
             open = sink(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
         }
         finisher.push(draft, &mut chunk);
-    });
+    };
+    if format.profile == Profile::Bitvavo {
+        crate::profiles::bitvavo::read_into(&mut ctx, records, &account, format.layout, &mut emit);
+    } else {
+        crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit);
+    }
     if unsorted {
         return Streamed::Unsorted;
     }

@@ -27,7 +27,7 @@ use crate::read::{ledger_version, meta_value};
 mod prices;
 mod stream;
 
-pub use stream::StreamEnd;
+pub use stream::{StreamEnd, StreamOrder};
 
 const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
@@ -868,14 +868,24 @@ fn bulk_import(
 /// can be created the failed statement is undone and the build runs in memory.
 fn rebuild_key_index(tx: &Transaction<'_>) -> PortResult<()> {
     const CREATE: &str = "CREATE UNIQUE INDEX spot_rows_key ON spot_rows (row_key)";
+    // A staged stream set FILE before its transaction: once a temporary table exists the
+    // setting cannot change inside the transaction, so it is left to the stream to restore.
+    let staged = tx
+        .pragma_query_value(None, "temp_store", |row| row.get::<_, i64>(0))
+        .map_err(map_err)?
+        == 1;
     tx.pragma_update(None, "threads", 2).map_err(map_err)?;
     tx.pragma_update(None, "cache_size", SORT_CACHE_KIB)
         .map_err(map_err)?;
-    tx.pragma_update(None, "temp_store", "FILE")
-        .map_err(map_err)?;
+    if !staged {
+        tx.pragma_update(None, "temp_store", "FILE")
+            .map_err(map_err)?;
+    }
     let on_files = tx.execute_batch(CREATE);
-    tx.pragma_update(None, "temp_store", "MEMORY")
-        .map_err(map_err)?;
+    if !staged {
+        tx.pragma_update(None, "temp_store", "MEMORY")
+            .map_err(map_err)?;
+    }
     tx.pragma_update(None, "threads", 0).map_err(map_err)?;
     match on_files {
         Ok(()) => Ok(()),
@@ -949,7 +959,6 @@ impl BulkWriter {
         r: &NewSpotRecord,
         seq: i64,
     ) -> PortResult<()> {
-        use std::fmt::Write as _;
         // Accounts by exact spelling: no case folding per row.
         let account = if let Some(id) = self.accounts.get(r.account.as_str()) {
             *id
@@ -958,14 +967,59 @@ impl BulkWriter {
             self.accounts.insert(r.account.clone(), id);
             id
         };
+        let assets = [
+            ids.opt_asset(tx, r.inflow.map(|s| s.asset))?,
+            ids.opt_asset(tx, r.outflow.map(|s| s.asset))?,
+            ids.opt_asset(tx, r.fee.map(|f| f.asset))?,
+            ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?,
+            ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?,
+            ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?,
+        ];
+        self.bind(statement, r, seq, account, assets)
+            .and_then(|()| statement.raw_execute())
+            .map_err(map_err)?;
+        Ok(())
+    }
+
+    /// Stages `r` with the prepared `stream::INSERT_STAGE`: the columns of
+    /// [`INSERT_SPOT_BULK`] with the arrival for the seq, the account name and asset
+    /// symbols for their ids (resolved later, in insertion order), and the first line.
+    fn stage(
+        &mut self,
+        statement: &mut rusqlite::Statement<'_>,
+        r: &NewSpotRecord,
+        arrival: i64,
+    ) -> PortResult<()> {
+        let assets = [
+            r.inflow.map(|s| s.asset),
+            r.outflow.map(|s| s.asset),
+            r.fee.map(|f| f.asset),
+            r.stated_value.map(|s| s.currency),
+            r.stated_price.map(|s| s.currency),
+            r.stated_fee_value.map(|s| s.currency),
+        ];
+        let first_line = r.source_lines.first().copied().unwrap_or(0);
+        let symbols = assets.each_ref().map(|a| a.as_ref().map(Asset::as_str));
+        self.bind(statement, r, arrival, r.account.as_str(), symbols)
+            .and_then(|()| statement.raw_bind_parameter(25, first_line))
+            .and_then(|()| statement.raw_execute())
+            .map_err(map_err)?;
+        Ok(())
+    }
+
+    /// Binds the 24 columns of [`INSERT_SPOT_BULK`], with `account` and the six assets
+    /// (in, out, fee, value, price and fee value currencies) as given.
+    fn bind<A: rusqlite::ToSql, S: rusqlite::ToSql>(
+        &mut self,
+        statement: &mut rusqlite::Statement<'_>,
+        r: &NewSpotRecord,
+        seq: i64,
+        account: A,
+        assets: [Option<S>; 6],
+    ) -> rusqlite::Result<()> {
+        use std::fmt::Write as _;
         let import_id = self.import_id;
         let (code, label) = tx_type_code(&r.tx_type);
-        let in_asset = ids.opt_asset(tx, r.inflow.map(|s| s.asset))?;
-        let out_asset = ids.opt_asset(tx, r.outflow.map(|s| s.asset))?;
-        let fee_asset = ids.opt_asset(tx, r.fee.map(|f| f.asset))?;
-        let value_currency = ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?;
-        let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
-        let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
         let buf = &mut self.buf;
         buf.clear();
         let in_qty = push_decimal(buf, r.inflow.map(|s| s.quantity));
@@ -983,34 +1037,38 @@ impl BulkWriter {
         }
         let buf = &self.buf;
         let text = |range: Option<std::ops::Range<usize>>| range.and_then(|r| buf.get(r));
-        let bind = |statement: &mut rusqlite::Statement<'_>| -> rusqlite::Result<usize> {
-            statement.raw_bind_parameter(1, seq)?;
-            statement.raw_bind_parameter(2, StoredKey::new(&r.row_key))?;
-            statement.raw_bind_parameter(3, account)?;
-            statement.raw_bind_parameter(4, code)?;
-            statement.raw_bind_parameter(5, label)?;
-            statement.raw_bind_parameter(6, r.instant.unix_nanos())?;
-            statement.raw_bind_parameter(7, in_asset)?;
-            statement.raw_bind_parameter(8, text(in_qty.clone()))?;
-            statement.raw_bind_parameter(9, out_asset)?;
-            statement.raw_bind_parameter(10, text(out_qty.clone()))?;
-            statement.raw_bind_parameter(11, fee_asset)?;
-            statement.raw_bind_parameter(12, text(fee_qty.clone()))?;
-            statement.raw_bind_parameter(13, text(sv.clone()))?;
-            statement.raw_bind_parameter(14, value_currency)?;
-            statement.raw_bind_parameter(15, text(sp.clone()))?;
-            statement.raw_bind_parameter(16, price_currency)?;
-            statement.raw_bind_parameter(17, text(sfv.clone()))?;
-            statement.raw_bind_parameter(18, fee_value_currency)?;
-            statement.raw_bind_parameter(19, r.transfer_group_id.as_deref())?;
-            statement.raw_bind_parameter(20, import_id)?;
-            statement.raw_bind_parameter(21, buf.get(lines_start..).unwrap_or_default())?;
-            statement.raw_bind_parameter(22, r.source_ref.as_deref())?;
-            statement.raw_bind_parameter(23, r.note.as_deref())?;
-            statement.raw_bind_parameter(24, r.content_key.as_deref())?;
-            statement.raw_execute()
-        };
-        bind(statement).map_err(map_err)?;
+        let [
+            in_asset,
+            out_asset,
+            fee_asset,
+            value_currency,
+            price_currency,
+            fee_value_currency,
+        ] = assets;
+        statement.raw_bind_parameter(1, seq)?;
+        statement.raw_bind_parameter(2, StoredKey::new(&r.row_key))?;
+        statement.raw_bind_parameter(3, account)?;
+        statement.raw_bind_parameter(4, code)?;
+        statement.raw_bind_parameter(5, label)?;
+        statement.raw_bind_parameter(6, r.instant.unix_nanos())?;
+        statement.raw_bind_parameter(7, in_asset)?;
+        statement.raw_bind_parameter(8, text(in_qty))?;
+        statement.raw_bind_parameter(9, out_asset)?;
+        statement.raw_bind_parameter(10, text(out_qty))?;
+        statement.raw_bind_parameter(11, fee_asset)?;
+        statement.raw_bind_parameter(12, text(fee_qty))?;
+        statement.raw_bind_parameter(13, text(sv))?;
+        statement.raw_bind_parameter(14, value_currency)?;
+        statement.raw_bind_parameter(15, text(sp))?;
+        statement.raw_bind_parameter(16, price_currency)?;
+        statement.raw_bind_parameter(17, text(sfv))?;
+        statement.raw_bind_parameter(18, fee_value_currency)?;
+        statement.raw_bind_parameter(19, r.transfer_group_id.as_deref())?;
+        statement.raw_bind_parameter(20, import_id)?;
+        statement.raw_bind_parameter(21, buf.get(lines_start..).unwrap_or_default())?;
+        statement.raw_bind_parameter(22, r.source_ref.as_deref())?;
+        statement.raw_bind_parameter(23, r.note.as_deref())?;
+        statement.raw_bind_parameter(24, r.content_key.as_deref())?;
         Ok(())
     }
 }

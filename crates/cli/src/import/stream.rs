@@ -1,6 +1,7 @@
-//! The streamed import of a large generic file: one thread parses and validates the file in
-//! chunks while this one writes each chunk into the open store transaction, so parsing and
-//! inserting overlap on two cores and memory holds a few chunks, not the file's records.
+//! The streamed import of a large generic or Bitvavo file: one thread parses and validates
+//! the file in chunks while this one writes each chunk into the open store transaction, so
+//! parsing and inserting overlap on two cores and memory holds a few chunks, not the file's
+//! records.
 //!
 //! `imports.md` §1.15 orders stages 1–6 before stage 7 opens the transaction; what it
 //! protects is observable: nothing of the file is visible before the commit, and a file with
@@ -12,7 +13,7 @@
 use std::sync::mpsc;
 
 use importers::{ImportOptions, ImportResult, Streamed, Transaction};
-use ledger_sqlite::StreamEnd;
+use ledger_sqlite::{StreamEnd, StreamOrder};
 use use_cases::ports::NewSpotRecord;
 
 use super::{ImportArgs, Progress, RecordPosition};
@@ -40,14 +41,44 @@ struct Parsed {
     sha256: String,
 }
 
-/// Imports a large generic file in time order through the streamed path, reading it block
-/// by block from `source` (`size` bytes); `None` when the file is not one (other formats,
-/// rows out of time order, small files, a ledger larger than the file): the caller then
-/// takes the batch path, nothing having been written.
+/// The bytes of a file to stream; a file out of time order is read twice.
+#[derive(Clone, Copy)]
+pub(super) enum Source<'a> {
+    File(&'a std::path::Path),
+    Bytes(&'a [u8]),
+}
+
+impl<'a> Source<'a> {
+    fn open(self) -> Option<Box<dyn std::io::Read + Send + 'a>> {
+        match self {
+            Self::File(path) => std::fs::File::open(path)
+                .ok()
+                .map(|f| Box::new(f) as Box<dyn std::io::Read + Send>),
+            Self::Bytes(bytes) => Some(Box::new(bytes)),
+        }
+    }
+}
+
+/// How one streamed pass ended.
+#[allow(clippy::large_enum_variant)] // One per pass, taken apart at once.
+enum Pass {
+    Report(FileReport),
+    /// Not a generic or Bitvavo file, or it could not be opened: nothing was written.
+    Declined,
+    /// A row out of time order: nothing was written; read it again staged.
+    Unsorted,
+}
+
+/// Imports a large generic or Bitvavo file through the streamed path, reading it block by
+/// block from `source` (`size` bytes): first in time order, and when a row comes out of
+/// order, again with the rows staged in the store (`StreamOrder::Any`), so a file in any
+/// order is read in bounded memory. `None` when the file is not one (other formats, small
+/// files, a ledger larger than the file): the caller then takes the batch path, nothing
+/// having been written.
 pub(super) fn import(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,
-    source: &mut (dyn std::io::Read + Send),
+    source: Source<'_>,
     size: usize,
     options: &ImportOptions,
     args: &ImportArgs,
@@ -57,11 +88,41 @@ pub(super) fn import(
         return None;
     }
     let progress = Progress::sized(name, size);
-    let report = import_streamed(store, name, source, size, options, args, &progress);
+    let mut pass = |order| match source.open() {
+        Some(mut read) => import_streamed(
+            store, name, &mut *read, size, options, args, &progress, order,
+        ),
+        None => Pass::Declined,
+    };
+    let mut result = pass(StreamOrder::Insertion);
+    if matches!(result, Pass::Unsorted) {
+        result = pass(StreamOrder::Any);
+    }
     progress.finish();
-    report
+    match result {
+        Pass::Report(report) => Some(report),
+        Pass::Declined | Pass::Unsorted => None,
+    }
 }
 
+/// A streamed read of the importers: source, size, options, send after errors, sink.
+type StreamRead = fn(
+    &mut dyn std::io::Read,
+    usize,
+    &ImportOptions,
+    bool,
+    &mut dyn FnMut(Vec<Transaction>) -> bool,
+) -> (Streamed, String);
+
+/// The importers' read for records that arrive in `order`.
+fn reader(order: StreamOrder) -> StreamRead {
+    match order {
+        StreamOrder::Any => importers::import_read_any_order,
+        StreamOrder::Insertion => importers::import_read_streaming,
+    }
+}
+
+#[allow(clippy::too_many_arguments)] // One pass of `import`, with its arguments.
 fn import_streamed(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,
@@ -70,7 +131,8 @@ fn import_streamed(
     options: &ImportOptions,
     args: &ImportArgs,
     progress: &Progress,
-) -> Option<FileReport> {
+    order: StreamOrder,
+) -> Pass {
     let rows_hint = size / 64;
     let skip_invalid = args.skip_invalid;
     let dry_run = args.dry_run;
@@ -81,7 +143,7 @@ fn import_streamed(
         scope.spawn(move || to_free.into_iter().for_each(drop));
         let parser = scope.spawn(move || {
             let mut lines = Vec::with_capacity(rows_hint);
-            let (streamed, sha256) = importers::import_read_streaming(
+            let (streamed, sha256) = reader(order)(
                 source,
                 size,
                 options,
@@ -114,6 +176,7 @@ fn import_streamed(
         // Positions of the duplicates, in insertion order.
         let mut positions: Vec<(Vec<u64>, Option<usize>, String)> = Vec::new();
         let written = store.import_stream(
+            order,
             receiver.into_iter(),
             |item: &Item| &item.record,
             |item, _| {
@@ -154,13 +217,16 @@ fn import_streamed(
         if let Some(p) = parser.take() {
             parsed = p.join().ok();
         }
-        let parsed = parsed?;
+        let Some(parsed) = parsed else {
+            return Pass::Declined;
+        };
         let result = match parsed.streamed {
             Streamed::Done(result) => result,
-            Streamed::Declined | Streamed::Unsorted => return None,
+            Streamed::Declined => return Pass::Declined,
+            Streamed::Unsorted => return Pass::Unsorted,
         };
         progress.set_message(format!("finishing {name}"));
-        Some(report(
+        Pass::Report(report(
             store,
             name,
             &result,

@@ -516,3 +516,46 @@ fn a_large_file_streams_all_or_nothing_and_reports_every_bad_row() {
     assert_eq!(counts(&ledger), (1, 44_998, 0));
     assert_eq!(stored_rows(&ledger), stored);
 }
+
+#[test]
+fn a_large_file_out_of_order_streams_to_the_ledger_of_its_sorted_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let sorted = dir.path().join("sorted.csv");
+    large_generic(&sorted, 45_000, &[7, 44_990]);
+    // The same rows newest first: every row is out of order, so the rows are staged.
+    let text = std::fs::read_to_string(&sorted).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    let reversed = dir.path().join("reversed.csv");
+    std::fs::write(&reversed, lines.join("\n") + "\n").unwrap();
+    let (in_order, out_of_order) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    // Rejected as a whole, with both bad rows at their lines in the reversed file.
+    let name = reversed.to_str().unwrap();
+    let output = run(&out_of_order, &["import", name]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains(&format!("{name}:11:5: error[bad-decimal]")),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!("{name}:44994:5: error[bad-decimal]")),
+        "{errors}"
+    );
+    assert_eq!(counts(&out_of_order), (0, 0, 0));
+    for (ledger, file) in [(&in_order, &sorted), (&out_of_order, &reversed)] {
+        let output = run(
+            ledger,
+            &["import", file.to_str().unwrap(), "--skip-invalid"],
+        );
+        assert!(
+            stdout(&output).contains("  added         44998 transactions\n"),
+            "{}",
+            stdout(&output)
+        );
+    }
+    assert_eq!(counts(&out_of_order), (1, 44_998, 0));
+    assert_eq!(stored_rows(&out_of_order), stored_rows(&in_order));
+    let keys = |ledger: &Path| stdout(&run(ledger, &["--json", "tx", "--keys"]));
+    assert_eq!(keys(&out_of_order), keys(&in_order));
+}

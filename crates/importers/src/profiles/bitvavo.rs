@@ -55,13 +55,30 @@ enum Kind {
     Promotion,
 }
 
-#[allow(clippy::too_many_lines)] // The fee conventions of §2.2 read best in one place.
+/// Reads the rows into drafts (the whole-file path).
 pub(crate) fn read(
     ctx: &mut Ctx,
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
 ) -> ProfileOutput {
+    let mut drafts = Vec::new();
+    read_into(ctx, records, account, layout, &mut |_, d| drafts.push(d));
+    ProfileOutput {
+        drafts,
+        futures: Vec::new(),
+    }
+}
+
+/// Reads the rows, handing each draft (one per row) to `emit` in file order.
+#[allow(clippy::too_many_lines)] // The fee conventions of §2.2 read best in one place.
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
     let (mut cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
     if layout == "legacy" {
         cols[C_QPRICE] = cols[C_LPRICE];
@@ -70,7 +87,6 @@ pub(crate) fn read(
     pipeline::ignore_unknown(ctx, &unknown, Profile::Bitvavo);
     let legacy = layout == "legacy";
     let eur = values::asset("EUR");
-    let mut drafts = Vec::new();
     let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
@@ -434,10 +450,6 @@ pub(crate) fn read(
         ) {
             return;
         }
-        drafts.push(d);
+        emit(ctx, d);
     });
-    ProfileOutput {
-        drafts,
-        futures: Vec::new(),
-    }
 }

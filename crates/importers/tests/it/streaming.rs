@@ -245,3 +245,102 @@ fn a_byte_that_is_not_utf8_rejects_the_file_read_in_blocks() {
         );
     }
 }
+
+/// `generic(rows)` with its data rows in a scrambled order and some accounts spelled in
+/// capitals.
+fn scrambled(rows: u64) -> Vec<u8> {
+    let text = String::from_utf8(generic(rows, &[])).unwrap();
+    let mut lines: Vec<String> = text.lines().skip(1).map(str::to_owned).collect();
+    for (i, line) in lines.iter_mut().enumerate() {
+        if i % 7 == 3 {
+            *line = line.replace("Wallet", "WALLET");
+        }
+    }
+    // A fixed permutation: a stride coprime with the length, so every row comes once.
+    let n = lines.len();
+    let order: Vec<usize> = (0..n).map(|i| (i * 7919 + 13) % n).collect();
+    let mut out = format!("{HEADER}\n");
+    for i in order {
+        out.push_str(&lines[i]);
+        out.push('\n');
+    }
+    out.into_bytes()
+}
+
+#[test]
+fn any_order_reads_give_the_batch_identities_in_file_order() {
+    let bytes = scrambled(20_000);
+    let batch = import(&bytes, &ImportOptions::default());
+    assert!(!batch.has_errors());
+    let (streamed, _, _) = stream(&bytes, false);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    let mut got = Vec::new();
+    let mut source = Trickle {
+        rest: &bytes,
+        block: 4096,
+    };
+    let (streamed, sha) = importers::import_read_any_order(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        false,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    let result = done(streamed);
+    assert_eq!(sha, sha_hex(&bytes));
+    assert_eq!(result.rows_read, batch.rows_read);
+    assert_eq!(result.rows_in_records, batch.rows_in_records);
+    assert_eq!(result.findings, batch.findings);
+    assert!(
+        got.windows(2)
+            .any(|w| (w[1].timestamp, w[1].lines[0]) < (w[0].timestamp, w[0].lines[0])),
+        "sent in file order"
+    );
+    // Insertion order, as the store puts it: (timestamp, first line), then arrival.
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    // Rows keep their spelling; the store keeps the first in insertion order, as the batch.
+    let mut first = std::collections::HashMap::new();
+    for t in &mut got {
+        let spelled = first
+            .entry(t.account.to_lowercase())
+            .or_insert_with(|| t.account.clone());
+        t.account.clone_from(spelled);
+    }
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn a_bitvavo_export_newest_first_streams_in_any_order() {
+    let bytes = data("bitvavo/bitvavo-2025.csv");
+    let batch = import(&bytes, &ImportOptions::default());
+    let mut got = Vec::new();
+    let mut source = Trickle {
+        rest: &bytes,
+        block: 64,
+    };
+    let (streamed, _) = importers::import_read_any_order(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        true,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "b.csv"), rendered(&batch, "b.csv"));
+    assert_eq!(result.skipped, batch.skipped);
+    assert_eq!(result.rows_in_records, batch.rows_in_records);
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    assert!(expected.len() > 5);
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+    // In time order it is found out at once.
+    let (streamed, _, _) = stream(&bytes, false);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+}

@@ -11,6 +11,8 @@ use use_cases::ports::{
     Duplicate, DuplicateMatch, ImportOutcome, NewImportLog, NewSpotRecord, RecordRef,
 };
 
+use core_domain::Asset;
+
 use super::{
     BulkJournal, BulkWriter, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
     rebuild_key_index, stored_rows, to_i64,
@@ -29,6 +31,119 @@ pub enum StreamEnd {
     DryRun,
     /// Roll back: the file was rejected, or it must be read another way.
     Abandon,
+}
+
+/// The order in which a stream's records arrive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StreamOrder {
+    /// Insertion order: each record is inserted as it arrives.
+    Insertion,
+    /// Any order: the records are staged in a temporary table (on file, so memory stays flat)
+    /// inside the transaction, then inserted in ascending (instant, first source line,
+    /// arrival) order, with their accounts and assets created in that order, so the ledger
+    /// is the one their insertion order would give.
+    Any,
+}
+
+/// The staging table of a [`StreamOrder::Any`] stream: the columns of `spot_rows`, with the
+/// arrival for the seq, the account name and asset symbols for their ids, and the first line.
+const CREATE_STAGE: &str = "CREATE TEMP TABLE import_stage (arrival INTEGER PRIMARY KEY, \
+     row_key, account, tx_type, unknown_label, instant, in_asset, in_qty, out_asset, out_qty, \
+     fee_asset, fee_qty, sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, \
+     import_id, source_lines, source_ref, note, content_key, first_line); \
+     CREATE TEMP TABLE import_stage_accounts (name TEXT PRIMARY KEY, id INTEGER NOT NULL); \
+     CREATE TEMP TABLE import_stage_assets (symbol TEXT PRIMARY KEY, id INTEGER NOT NULL)";
+
+const INSERT_STAGE: &str = "INSERT INTO temp.import_stage VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, \
+     ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)";
+
+/// The staged rows into the ledger in insertion order, numbered from `?1`.
+const UNSTAGE: &str = "INSERT INTO main.spot_rows (seq, row_key, account_id, tx_type, \
+     unknown_label, instant, in_asset, in_qty, out_asset, out_qty, fee_asset, fee_qty, \
+     sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, import_id, \
+     source_lines, source_ref, note, content_key) \
+     SELECT ?1 - 1 + row_number() OVER (ORDER BY s.instant, s.first_line, s.arrival), \
+     s.row_key, a.id, s.tx_type, s.unknown_label, s.instant, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.in_asset), s.in_qty, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.out_asset), s.out_qty, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.fee_asset), s.fee_qty, \
+     s.sv_amount, (SELECT id FROM temp.import_stage_assets WHERE symbol = s.sv_ccy), \
+     s.sp_amount, (SELECT id FROM temp.import_stage_assets WHERE symbol = s.sp_ccy), \
+     s.sfv_amount, (SELECT id FROM temp.import_stage_assets WHERE symbol = s.sfv_ccy), \
+     s.group_id, s.import_id, s.source_lines, s.source_ref, s.note, s.content_key \
+     FROM temp.import_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
+     ORDER BY s.instant, s.first_line, s.arrival";
+
+/// Where each account spelling and asset of a staged stream is first used in insertion
+/// order: (instant, first line, arrival, slot), the slot being the asset's column in the
+/// order the row insert resolves them. Creating them in that order gives them the ids (and
+/// an account the spelling) that inserting in that order would.
+#[derive(Default)]
+struct FirstUse {
+    accounts: KeyMap<String, (i64, u64, i64, u8)>,
+    assets: KeyMap<Asset, (i64, u64, i64, u8)>,
+}
+
+impl FirstUse {
+    fn note(&mut self, r: &NewSpotRecord, arrival: i64) {
+        let at = (
+            r.instant.unix_nanos(),
+            r.source_lines.first().copied().unwrap_or(0),
+            arrival,
+        );
+        let earlier = |old: &(i64, u64, i64, u8), slot: u8| (at.0, at.1, at.2, slot) < *old;
+        match self.accounts.get_mut(r.account.as_str()) {
+            Some(old) => {
+                if earlier(old, 0) {
+                    *old = (at.0, at.1, at.2, 0);
+                }
+            }
+            None => {
+                self.accounts
+                    .insert(r.account.clone(), (at.0, at.1, at.2, 0));
+            }
+        }
+        let assets = [
+            r.inflow.map(|s| s.asset),
+            r.outflow.map(|s| s.asset),
+            r.fee.map(|f| f.asset),
+            r.stated_value.map(|s| s.currency),
+            r.stated_price.map(|s| s.currency),
+            r.stated_fee_value.map(|s| s.currency),
+        ];
+        for (slot, asset) in (0u8..).zip(assets) {
+            let Some(asset) = asset else { continue };
+            let old = self.assets.entry(asset).or_insert((at.0, at.1, at.2, slot));
+            if earlier(old, slot) {
+                *old = (at.0, at.1, at.2, slot);
+            }
+        }
+    }
+
+    /// Creates the accounts and assets in order of first use and fills the stage's maps.
+    fn resolve(self, tx: &Transaction<'_>, ids: &mut Ids) -> PortResult<()> {
+        let mut accounts: Vec<_> = self.accounts.into_iter().collect();
+        accounts.sort_unstable_by_key(|(_, at)| *at);
+        let mut statement = tx
+            .prepare("INSERT INTO temp.import_stage_accounts (name, id) VALUES (?1, ?2)")
+            .map_err(map_err)?;
+        for (name, _) in accounts {
+            let id = ids.account(tx, &name)?;
+            statement.execute(params![name, id]).map_err(map_err)?;
+        }
+        let mut assets: Vec<_> = self.assets.into_iter().collect();
+        assets.sort_unstable_by_key(|(_, at)| *at);
+        let mut statement = tx
+            .prepare("INSERT INTO temp.import_stage_assets (symbol, id) VALUES (?1, ?2)")
+            .map_err(map_err)?;
+        for (asset, _) in assets {
+            let id = ids.asset(tx, asset)?;
+            statement
+                .execute(params![asset.as_str(), id])
+                .map_err(map_err)?;
+        }
+        Ok(())
+    }
 }
 
 /// Every identity of the ledger, with its row's seq: hex SHA-256 keys (all the importers
@@ -77,6 +192,24 @@ impl Seen {
         }
     }
 
+    /// Every identity of the ledger.
+    fn load(tx: &Transaction<'_>) -> PortResult<Self> {
+        let stored = usize::try_from(stored_rows(tx)?).unwrap_or(0);
+        let mut seen = Self::with_capacity(stored);
+        for sql in [
+            "SELECT row_key, seq FROM spot_rows",
+            "SELECT row_key, seq FROM futures_rows",
+        ] {
+            let mut statement = tx.prepare(sql).map_err(map_err)?;
+            let mut rows = statement.query([]).map_err(map_err)?;
+            while let Some(row) = rows.next().map_err(map_err)? {
+                let key = key_col(row.get_ref(0).map_err(map_err)?)?;
+                seen.insert(&key, row.get(1).map_err(map_err)?);
+            }
+        }
+        Ok(seen)
+    }
+
     /// The seq of the stored row with `row_key`.
     fn get(&self, row_key: &str) -> Option<i64> {
         if self.digests.is_empty() && self.texts.is_empty() {
@@ -87,6 +220,28 @@ impl Seen {
             StoredKey::Text(text) => self.texts.get(text).copied(),
         }
     }
+}
+
+/// The duplicate that record `index` of the stream, `r`, is of the stored row `stored_seq`.
+fn duplicate_of(
+    tx: &Transaction<'_>,
+    r: &NewSpotRecord,
+    index: usize,
+    stored_seq: i64,
+    first_seq: i64,
+) -> PortResult<Duplicate> {
+    let (account, content_key) = row_by_seq(tx, stored_seq)?;
+    Ok(Duplicate {
+        record: RecordRef::Spot(index),
+        stored_row_key: r.row_key.clone(),
+        other_account: account != r.account.trim().to_lowercase(),
+        content_changed: matches!(
+            (r.content_key.as_deref(), content_key.as_deref()),
+            (Some(new), Some(old)) if new != old
+        ),
+        matched_by: DuplicateMatch::Identity,
+        within_batch: stored_seq >= first_seq,
+    })
 }
 
 /// The account (folded) and content key of the row `seq`, spot or futures.
@@ -124,10 +279,14 @@ impl SqliteLedger {
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
     /// must have distinct identities (a file's do); two equal ones fail the commit.
     ///
+    /// With [`StreamOrder::Any`] the records may arrive in any order: they are staged and
+    /// inserted in ascending (instant, first source line, arrival) order when `end` commits.
+    ///
     /// # Errors
     /// Any store failure; the transaction is rolled back.
     pub fn import_stream<T>(
         &mut self,
+        order: StreamOrder,
         chunks: impl Iterator<Item = Vec<T>>,
         record: impl Fn(&T) -> &NewSpotRecord,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
@@ -138,7 +297,22 @@ impl SqliteLedger {
         // The key-index build scans the whole table: through the page cache, not a memory
         // map, so the process does not map the ledger it writes (peak memory stays flat).
         let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
-        let result = self.import_stream_in_tx(chunks, &record, &mut on_duplicate, &mut retire, end);
+        // Staged rows go to a temporary file, not to memory; setting the store back drops
+        // the staging tables (it cannot change inside the transaction once they exist).
+        let staged = order == StreamOrder::Any;
+        let result = if staged {
+            self.conn
+                .pragma_update(None, "temp_store", "FILE")
+                .map_err(map_err)
+        } else {
+            Ok(())
+        };
+        let result = result.and_then(|()| {
+            self.import_stream_in_tx(order, chunks, &record, &mut on_duplicate, &mut retire, end)
+        });
+        if staged {
+            let _ = self.conn.pragma_update(None, "temp_store", "MEMORY");
+        }
         if mapped {
             let _ = self
                 .conn
@@ -152,6 +326,7 @@ impl SqliteLedger {
 
     fn import_stream_in_tx<T>(
         &mut self,
+        order: StreamOrder,
         chunks: impl Iterator<Item = Vec<T>>,
         record: &impl Fn(&T) -> &NewSpotRecord,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
@@ -167,25 +342,25 @@ impl SqliteLedger {
         let mut ids = Ids::load(&tx)?;
         let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
         // Every identity of the ledger and of the records so far, with its row's seq.
-        let stored = usize::try_from(stored_rows(&tx)?).unwrap_or(0);
-        let mut seen = Seen::with_capacity(stored);
-        for sql in [
-            "SELECT row_key, seq FROM spot_rows",
-            "SELECT row_key, seq FROM futures_rows",
-        ] {
-            let mut statement = tx.prepare(sql).map_err(map_err)?;
-            let mut rows = statement.query([]).map_err(map_err)?;
-            while let Some(row) = rows.next().map_err(map_err)? {
-                let key = key_col(row.get_ref(0).map_err(map_err)?)?;
-                seen.insert(&key, row.get(1).map_err(map_err)?);
-            }
-        }
+        let seen = Seen::load(&tx)?;
         tx.execute_batch("DROP INDEX spot_rows_key")
             .map_err(map_err)?;
+        let staged = order == StreamOrder::Any;
+        if staged {
+            tx.execute_batch(CREATE_STAGE).map_err(map_err)?;
+        }
+        let mut first_use = FirstUse::default();
         let mut outcome = ImportOutcome::default();
+        // The next seq, or in a staged stream the next arrival (they end equal).
         let mut seq = first_seq;
         {
-            let mut statement = tx.prepare(INSERT_SPOT_BULK).map_err(map_err)?;
+            let mut statement = tx
+                .prepare(if staged {
+                    INSERT_STAGE
+                } else {
+                    INSERT_SPOT_BULK
+                })
+                .map_err(map_err)?;
             let mut writer = BulkWriter::new(import_id);
             let mut index = 0usize;
             for chunk in chunks {
@@ -201,20 +376,16 @@ impl SqliteLedger {
                         ));
                     }
                     if let Some(stored_seq) = seen.get(&r.row_key) {
-                        let (account, content_key) = row_by_seq(&tx, stored_seq)?;
-                        let duplicate = Duplicate {
-                            record: RecordRef::Spot(index),
-                            stored_row_key: r.row_key.clone(),
-                            other_account: account != r.account.trim().to_lowercase(),
-                            content_changed: matches!(
-                                (r.content_key.as_deref(), content_key.as_deref()),
-                                (Some(new), Some(old)) if new != old
-                            ),
-                            matched_by: DuplicateMatch::Identity,
-                            within_batch: stored_seq >= first_seq,
-                        };
+                        let duplicate = duplicate_of(&tx, r, index, stored_seq, first_seq)?;
                         on_duplicate(item, &duplicate);
                         outcome.duplicates.push(duplicate);
+                    } else if staged {
+                        first_use.note(r, seq);
+                        writer.stage(&mut statement, r, seq)?;
+                        outcome.added_spot += 1;
+                        seq = seq
+                            .checked_add(1)
+                            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
                     } else {
                         writer.insert(&tx, &mut statement, &mut ids, r, seq)?;
                         outcome.added_spot += 1;
@@ -240,6 +411,9 @@ impl SqliteLedger {
                 return Ok(ImportOutcome::default());
             }
         };
+        if staged {
+            unstage(&tx, first_use, &mut ids, first_seq, outcome.added_spot)?;
+        }
         rebuild_key_index(&tx)?;
         tx.pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
             .map_err(map_err)?;
@@ -261,6 +435,38 @@ impl SqliteLedger {
         outcome.import_id = Some(import_id);
         Ok(outcome)
     }
+}
+
+/// Inserts the `added` staged rows from seq `first_seq` in insertion order, having created
+/// their accounts and assets in that order, and empties the stage.
+fn unstage(
+    tx: &Transaction<'_>,
+    first_use: FirstUse,
+    ids: &mut Ids,
+    first_seq: i64,
+    added: u64,
+) -> PortResult<()> {
+    first_use.resolve(tx, ids)?;
+    // The sort spills to temporary files past the cache, which bounds its memory (three
+    // sort lists of the cache's size, with two threads); the lists of the default cache
+    // took 200 MB more for 1M rows.
+    tx.pragma_update(None, "cache_size", super::SORT_CACHE_KIB)
+        .map_err(map_err)?;
+    tx.pragma_update(None, "threads", 2).map_err(map_err)?;
+    let inserted = tx.execute(UNSTAGE, [first_seq]);
+    tx.pragma_update(None, "threads", 0).map_err(map_err)?;
+    let inserted = inserted.map_err(map_err)?;
+    if u64::try_from(inserted).ok() != Some(added) {
+        return Err(corrupt(
+            "stage",
+            format!("{inserted} staged rows inserted, {added} expected"),
+        ));
+    }
+    tx.execute_batch(
+        "DROP TABLE temp.import_stage; DROP TABLE temp.import_stage_accounts; \
+         DROP TABLE temp.import_stage_assets",
+    )
+    .map_err(map_err)
 }
 
 fn placeholder_log() -> NewImportLog {

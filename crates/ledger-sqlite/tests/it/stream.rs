@@ -1,7 +1,7 @@
 //! The streamed bulk import (`SqliteLedger::import_stream`): same rows, duplicates and log as
 //! the batch path; abandoned and dry runs write nothing.
 
-use ledger_sqlite::{SqliteLedger, StreamEnd};
+use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder};
 use use_cases::ports::{ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef};
 
 use crate::support::{batch, buy, log, memory};
@@ -13,11 +13,21 @@ fn stream(
     records: &[NewSpotRecord],
     end: StreamEnd,
 ) -> (ImportOutcome, Vec<String>) {
+    stream_in(ledger, StreamOrder::Insertion, records, end)
+}
+
+fn stream_in(
+    ledger: &mut SqliteLedger,
+    order: StreamOrder,
+    records: &[NewSpotRecord],
+    end: StreamEnd,
+) -> (ImportOutcome, Vec<String>) {
     let chunks: Vec<Vec<NewSpotRecord>> = records.chunks(2).map(<[_]>::to_vec).collect();
     let mut heard = Vec::new();
     let mut retired = 0;
     let outcome = ledger
         .import_stream(
+            order,
             chunks.into_iter(),
             |r: &NewSpotRecord| r,
             |r, d| {
@@ -102,6 +112,62 @@ fn a_stream_stores_what_the_batch_path_stores() {
     assert_eq!((again.added_spot, again.duplicates.len()), (0, 1));
 }
 
+/// Records out of insertion order, new accounts and assets among them: the first spelling
+/// and the ids in insertion order are the ones a batch gives.
+fn shuffled() -> Vec<NewSpotRecord> {
+    vec![
+        buy("d", "bitvavo", "2024-03-01T00:00:00Z", 4),
+        buy("f", "bitvavo", "2024-06-01T00:00:00Z", 3),
+        buy("e", "Kraken:spot", "2024-04-01T00:00:00Z", 5),
+        buy("g", "Bitvavo", "2024-06-01T00:00:00Z", 2),
+        buy("h", "BITVAVO", "2024-06-01T00:00:00Z", 2),
+        buy("c", "Bitvavo", "2023-12-01T00:00:00Z", 2),
+        buy("a", "Other", "2024-05-01T00:00:00Z", 6),
+    ]
+}
+
+#[test]
+fn an_any_order_stream_stores_what_the_batch_path_stores() {
+    let mut batched = memory();
+    batched
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    let expected = batched
+        .write_import_batch(&batch("two.csv", shuffled()))
+        .unwrap();
+    let mut streamed = memory();
+    streamed
+        .write_import_batch(&batch("one.csv", first()))
+        .unwrap();
+    // An abandoned staged stream leaves no stage behind for the next one.
+    let (abandoned, _) = stream_in(
+        &mut streamed,
+        StreamOrder::Any,
+        &shuffled(),
+        StreamEnd::Abandon,
+    );
+    assert!(!abandoned.committed);
+    let (outcome, heard) = stream_in(
+        &mut streamed,
+        StreamOrder::Any,
+        &shuffled(),
+        StreamEnd::Commit(log("two.csv")),
+    );
+    assert_eq!(heard, ["a"]);
+    assert!(outcome.committed);
+    assert_eq!(outcome.added_spot, expected.added_spot);
+    assert_eq!(outcome.seq_range, expected.seq_range);
+    assert_eq!(outcome.created_accounts, expected.created_accounts);
+    assert_eq!(outcome.ledger_version, expected.ledger_version);
+    assert_eq!(streamed.spot_rows().unwrap(), batched.spot_rows().unwrap());
+    assert_eq!(streamed.accounts().unwrap(), batched.accounts().unwrap());
+    // The key index is back.
+    let again = streamed
+        .write_import_batch(&batch("three.csv", shuffled()))
+        .unwrap();
+    assert_eq!((again.added_spot, again.duplicates.len()), (0, 7));
+}
+
 #[test]
 fn abandoned_and_dry_streams_write_nothing() {
     let mut ledger = memory();
@@ -139,6 +205,7 @@ fn repeated_identities_in_one_stream_fail_the_commit() {
     ];
     let chunks = vec![records];
     let result = ledger.import_stream(
+        StreamOrder::Insertion,
         chunks.into_iter(),
         |r: &NewSpotRecord| r,
         |_, _| {},
