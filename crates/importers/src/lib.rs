@@ -41,8 +41,8 @@ pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     pipeline::run(bytes, options)
 }
 
-/// Stages 1–6 of a generic CSV or a Bitvavo export (one row per transaction) whose rows are
-/// in time order, handing the transactions to `sink` in insertion order, in chunks, while the
+/// Stages 1–6 of a generic CSV, a Bitvavo export or a Coinbase report (one row per
+/// operation) whose rows are in time order, handing the transactions to `sink` in insertion order, in chunks, while the
 /// file is read: memory holds a chunk, not the file's transactions, and the caller can write
 /// one chunk while the next is parsed. Other formats are [`Streamed::Declined`] (read them
 /// with [`import_bytes`]) and a file out of time order [`Streamed::Unsorted`] (read it with

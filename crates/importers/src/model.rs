@@ -273,6 +273,18 @@ pub struct Transaction {
     pub key_column: Option<usize>,
 }
 
+impl Transaction {
+    /// Whether a stored transaction with this one's content key is also a duplicate of it:
+    /// a Coinbase `v4` row, whose declared key (and roles) start `v1␟coinbase␟id␟`, so an
+    /// older `v2`/`v3` report of the same period does not count it twice (`imports.md` §1.14).
+    /// A streamed reader's caller learns the layout only at the end; the key tells it now.
+    #[must_use]
+    pub fn matches_by_content_key(&self) -> bool {
+        self.identity_key
+            .starts_with("v1\u{1f}coinbase\u{1f}id\u{1f}")
+    }
+}
+
 /// A futures record of the Kraken futures log (`imports.md` §2.5).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FuturesRecord {

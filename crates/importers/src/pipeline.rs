@@ -1310,8 +1310,8 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
-    /// The file is not a generic CSV or a Bitvavo export: nothing was sent; read it with
-    /// `import_bytes`.
+    /// The file is not a generic CSV, a Bitvavo export or a Coinbase report: nothing was
+    /// sent; read it with `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order: the
     /// reading stopped, the chunks sent so far are void; read it with `import_bytes`.
@@ -1321,7 +1321,7 @@ pub enum Streamed {
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic or Bitvavo file in time order (or in any order with
+/// Stages 1–6 of a generic, Bitvavo or Coinbase file in time order (or in any order with
 /// `any_order`), handing the transactions to `sink` in chunks
 /// while the file is read. After the first invalid row no more chunks are sent unless
 /// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
@@ -1424,7 +1424,10 @@ fn stream_rows(
     (send_after_errors, any_order): (bool, bool),
     sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
 ) -> Streamed {
-    if !matches!(format.profile, Profile::Generic | Profile::Bitvavo) {
+    if !matches!(
+        format.profile,
+        Profile::Generic | Profile::Bitvavo | Profile::Coinbase
+    ) {
         return Streamed::Declined;
     }
     let account = options
@@ -1457,10 +1460,23 @@ fn stream_rows(
         }
         finisher.push(draft, &mut chunk);
     };
-    if format.profile == Profile::Bitvavo {
-        crate::profiles::bitvavo::read_into(&mut ctx, records, &account, format.layout, &mut emit);
-    } else {
-        crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit);
+    match format.profile {
+        Profile::Bitvavo => crate::profiles::bitvavo::read_into(
+            &mut ctx,
+            records,
+            &account,
+            format.layout,
+            &mut emit,
+        ),
+        Profile::Coinbase => crate::profiles::coinbase::read_into(
+            &mut ctx,
+            records,
+            &account,
+            format.layout,
+            options,
+            &mut emit,
+        ),
+        _ => crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit),
     }
     if unsorted {
         return Streamed::Unsorted;

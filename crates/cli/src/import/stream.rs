@@ -1,4 +1,4 @@
-//! The streamed import of a large generic or Bitvavo file: one thread parses and validates
+//! The streamed import of a large generic, Bitvavo or Coinbase file: one thread parses and validates
 //! the file in chunks while this one writes each chunk into the open store transaction, so
 //! parsing and inserting overlap on two cores and memory holds a few chunks, not the file's
 //! records.
@@ -63,13 +63,13 @@ impl<'a> Source<'a> {
 #[allow(clippy::large_enum_variant)] // One per pass, taken apart at once.
 enum Pass {
     Report(FileReport),
-    /// Not a generic or Bitvavo file, or it could not be opened: nothing was written.
+    /// Not a generic, Bitvavo or Coinbase file, or it could not be opened: nothing was written.
     Declined,
     /// A row out of time order: nothing was written; read it again staged.
     Unsorted,
 }
 
-/// Imports a large generic or Bitvavo file through the streamed path, reading it block by
+/// Imports a large generic, Bitvavo or Coinbase file through the streamed path, reading it block by
 /// block from `source` (`size` bytes): first in time order, and when a row comes out of
 /// order, again with the rows staged in the store (`StreamOrder::Any`), so a file in any
 /// order is read in bounded memory. `None` when the file is not one (other formats, small
@@ -154,9 +154,10 @@ fn import_streamed(
                         .map(|mut t| {
                             lines.extend_from_slice(&t.lines);
                             let key_column = t.key_column;
+                            let by_content = t.matches_by_content_key();
                             let identity_key = std::mem::take(&mut t.identity_key);
                             Item {
-                                record: super::spot_record(t, false),
+                                record: super::spot_record(t, by_content),
                                 key_column,
                                 identity_key,
                             }

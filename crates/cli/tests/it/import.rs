@@ -559,3 +559,79 @@ fn a_large_file_out_of_order_streams_to_the_ledger_of_its_sorted_rows() {
     let keys = |ledger: &Path| stdout(&run(ledger, &["--json", "tx", "--keys"]));
     assert_eq!(keys(&out_of_order), keys(&in_order));
 }
+
+/// A Coinbase report of `rows` rows, oldest first (`v4`, or `v3` without ids): buys, and
+/// every tenth row a staking move (two transactions).
+fn large_coinbase(rows: u64, v4: bool) -> Vec<String> {
+    (0..rows)
+        .map(|i| {
+            let (hh, mm, ss) = (i / 3600, i / 60 % 60, i % 60);
+            let (id, ts) = if v4 {
+                (
+                    format!("{:024x},", 0x68a0_0000_u64 + i),
+                    format!("2023-05-01 {hh:02}:{mm:02}:{ss:02} UTC"),
+                )
+            } else {
+                (String::new(), format!("2023-05-01T{hh:02}:{mm:02}:{ss:02}Z"))
+            };
+            if i % 10 == 9 {
+                format!(
+                    "{id}{ts},Retail Staking Transfer,ETH,0.06,EUR,\"€3,300.00\",€198.00,€198.00,€0.00,"
+                )
+            } else {
+                format!(
+                    "{id}{ts},Buy,BTC,0.001,EUR,\"€10,000.00\",€10.00,€10.50,€0.50,Bought 0.001 BTC for €10.50 EUR"
+                )
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_coinbase_report_streams_and_matches_older_reports_by_content() {
+    let dir = tempfile::tempdir().unwrap();
+    let v4_header = "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes";
+    let v3_header = "Timestamp,Transaction Type,Asset,Quantity Transacted,Spot Price Currency,Spot Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes";
+    let write = |name: &str, header: &str, mut rows: Vec<String>, newest_first: bool| {
+        if newest_first {
+            rows.reverse();
+        }
+        let path = dir.path().join(name);
+        std::fs::write(
+            &path,
+            format!("Transactions\n{header}\n{}\n", rows.join("\n")),
+        )
+        .unwrap();
+        path
+    };
+    let v3 = write("old.csv", v3_header, large_coinbase(1000, false), true);
+    let rows = large_coinbase(30_000, true);
+    let newest = write("newest.csv", v4_header, rows.clone(), true);
+    let oldest = write("oldest.csv", v4_header, rows, false);
+    assert!(
+        std::fs::metadata(&newest).unwrap().len() > 3 << 20,
+        "streamed path"
+    );
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    for (ledger, file) in [(&a, &oldest), (&b, &newest)] {
+        let output = run(ledger, &["import", v3.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        // The v3 report's 1,100 transactions are found again by content key.
+        let output = run(ledger, &["--json", "import", file.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["files"][0]["added"], 31_900);
+        assert_eq!(report["files"][0]["duplicates"], 1100);
+        assert_eq!(report["files"][0]["rows"]["duplicate"], 1000);
+        assert_eq!(counts(ledger), (2, 33_000, 0));
+    }
+    assert_eq!(stored_rows(&b), stored_rows(&a));
+    let keys = |ledger: &Path| stdout(&run(ledger, &["--json", "tx", "--keys"]));
+    assert_eq!(keys(&b), keys(&a));
+    // Again: every transaction is a duplicate, by content key or by id.
+    let output = run(&b, &["--json", "import", oldest.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], 33_000);
+    assert_eq!(counts(&b), (2, 33_000, 0));
+}

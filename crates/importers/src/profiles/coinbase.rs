@@ -223,8 +223,7 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
     })
 }
 
-#[allow(clippy::too_many_lines)] // The amount table of §2.4 in one place.
-#[allow(clippy::many_single_char_names)] // d, f, s mirror the spec's table (F, Tot, Y).
+/// Reads the rows into drafts (the whole-file path).
 pub(crate) fn read(
     ctx: &mut Ctx,
     records: &mut Records<'_>,
@@ -232,6 +231,28 @@ pub(crate) fn read(
     layout: &str,
     options: &ImportOptions,
 ) -> ProfileOutput {
+    let mut drafts = Vec::new();
+    read_into(ctx, records, account, layout, options, &mut |_, d| {
+        drafts.push(d);
+    });
+    ProfileOutput {
+        drafts,
+        futures: Vec::new(),
+    }
+}
+
+/// Reads the rows, handing each draft to `emit` in file order: one per row, a sub-wallet
+/// move's `TRANSFER_IN` (role `move-in`) right after its `TRANSFER_OUT`.
+#[allow(clippy::too_many_lines)] // The amount table of §2.4 in one place.
+#[allow(clippy::many_single_char_names)] // d, f, s mirror the spec's table (F, Tot, Y).
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
     let (mut cols, unknown) = reader::resolve(&ctx.header, &COLUMNS[..17]);
     if layout != "v4" {
         cols[C_CUR] = cols[13];
@@ -253,7 +274,6 @@ pub(crate) fn read(
     ignored.sort_unstable();
     pipeline::ignore_unknown(ctx, &ignored, Profile::Coinbase);
     let v4 = layout == "v4";
-    let mut drafts = Vec::new();
     let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
@@ -672,11 +692,9 @@ pub(crate) fn read(
         ) {
             return;
         }
-        drafts.push(d);
-        drafts.extend(extra);
+        emit(ctx, d);
+        if let Some(extra) = extra {
+            emit(ctx, extra);
+        }
     });
-    ProfileOutput {
-        drafts,
-        futures: Vec::new(),
-    }
 }

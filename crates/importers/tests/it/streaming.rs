@@ -344,3 +344,78 @@ fn a_bitvavo_export_newest_first_streams_in_any_order() {
     let (streamed, _, _) = stream(&bytes, false);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
 }
+
+#[test]
+fn a_coinbase_report_streams_in_any_order_and_in_time_order() {
+    let bytes = data("coinbase/coinbase-2025.csv");
+    let batch = import(&bytes, &ImportOptions::default());
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    // A sub-wallet move is two transactions of one row: both must come through.
+    assert!(
+        expected.iter().any(|t| t.contains("move-in")),
+        "{expected:?}"
+    );
+    assert!(
+        batch
+            .transactions
+            .iter()
+            .all(Transaction::matches_by_content_key)
+    );
+    let mut got = Vec::new();
+    let mut source = Trickle {
+        rest: &bytes,
+        block: 64,
+    };
+    let (streamed, _) = importers::import_read_any_order(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        true,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "c.csv"), rendered(&batch, "c.csv"));
+    assert_eq!(result.skipped, batch.skipped);
+    assert_eq!(result.rows_in_records, batch.rows_in_records);
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+    // Newest first, it is found out at once in time order ...
+    let (streamed, _, _) = stream(&bytes, false);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    // ... and oldest first it streams in insertion order.
+    let text = String::from_utf8(bytes).unwrap();
+    let (head, rows) = text.split_at(text.find("\n68").unwrap() + 1);
+    let mut ascending = head.to_owned();
+    for row in rows.lines().rev() {
+        ascending.push_str(row);
+        ascending.push('\n');
+    }
+    let batch = import(ascending.as_bytes(), &ImportOptions::default());
+    let (streamed, got, _) = stream(ascending.as_bytes(), false);
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "c.csv"), rendered(&batch, "c.csv"));
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn only_coinbase_v4_transactions_match_by_content_key() {
+    let generic = import(&generic(10, &[]), &ImportOptions::default());
+    assert!(!generic.transactions.is_empty());
+    assert!(
+        !generic
+            .transactions
+            .iter()
+            .any(Transaction::matches_by_content_key)
+    );
+    let bitvavo = import(&data("bitvavo/bitvavo-2025.csv"), &ImportOptions::default());
+    assert!(
+        !bitvavo
+            .transactions
+            .iter()
+            .any(Transaction::matches_by_content_key)
+    );
+}

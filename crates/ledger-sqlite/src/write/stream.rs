@@ -15,7 +15,7 @@ use core_domain::Asset;
 
 use super::{
     BulkJournal, BulkWriter, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
-    rebuild_key_index, stored_rows, to_i64,
+    rebuild_key_index, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
 use crate::codec::{StoredKey, key_col};
@@ -244,6 +244,30 @@ fn duplicate_of(
     })
 }
 
+/// The duplicate that record `index` of the stream, `r`, is of a stored row with its content
+/// key, when `r` is matched that way (`dedupe_by_content_key`).
+fn by_content(
+    tx: &Transaction<'_>,
+    r: &NewSpotRecord,
+    index: usize,
+    first_seq: i64,
+) -> PortResult<Option<Duplicate>> {
+    let Some(content_key) = r.content_key.as_deref().filter(|_| r.dedupe_by_content_key) else {
+        return Ok(None);
+    };
+    let Some((stored_seq, stored_key, stored_account)) = stored_by_content(tx, content_key)? else {
+        return Ok(None);
+    };
+    Ok(Some(Duplicate {
+        record: RecordRef::Spot(index),
+        stored_row_key: stored_key,
+        other_account: stored_account != r.account.trim().to_lowercase(),
+        content_changed: false,
+        matched_by: DuplicateMatch::ContentKey,
+        within_batch: stored_seq >= first_seq,
+    }))
+}
+
 /// The account (folded) and content key of the row `seq`, spot or futures.
 fn row_by_seq(tx: &Transaction<'_>, seq: i64) -> PortResult<(String, Option<String>)> {
     tx.prepare_cached(
@@ -277,7 +301,10 @@ impl SqliteLedger {
     /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
-    /// must have distinct identities (a file's do); two equal ones fail the commit.
+    /// must have distinct identities (a file's do); two equal ones fail the commit. A record
+    /// with `dedupe_by_content_key` is first looked up by its content key among the stored
+    /// rows, as in the batch path (a stream's own content keys are distinct, a file's being
+    /// numbered).
     ///
     /// With [`StreamOrder::Any`] the records may arrive in any order: they are staged and
     /// inserted in ascending (instant, first source line, arrival) order when `end` commits.
@@ -369,13 +396,12 @@ impl SqliteLedger {
                     if r.row_key.is_empty() {
                         return Err(super::invalid("row key", "a record has an empty identity"));
                     }
-                    if r.dedupe_by_content_key {
-                        return Err(super::invalid(
-                            "record",
-                            "a streamed import cannot match content keys",
-                        ));
-                    }
-                    if let Some(stored_seq) = seen.get(&r.row_key) {
+                    // Matched by content key first, as the batch path does (a Coinbase
+                    // v4 row against older reports); the stream's own keys are distinct.
+                    if let Some(duplicate) = by_content(&tx, r, index, first_seq)? {
+                        on_duplicate(item, &duplicate);
+                        outcome.duplicates.push(duplicate);
+                    } else if let Some(stored_seq) = seen.get(&r.row_key) {
                         let duplicate = duplicate_of(&tx, r, index, stored_seq, first_seq)?;
                         on_duplicate(item, &duplicate);
                         outcome.duplicates.push(duplicate);

@@ -2,7 +2,9 @@
 //! the batch path; abandoned and dry runs write nothing.
 
 use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder};
-use use_cases::ports::{ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef};
+use use_cases::ports::{
+    DuplicateMatch, ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef,
+};
 
 use crate::support::{batch, buy, log, memory};
 
@@ -243,4 +245,94 @@ fn a_file_ledger_returns_to_wal_after_a_stream_with_or_without_a_reader() {
         assert_eq!(reader.spot_rows().unwrap().len(), 5);
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A Coinbase v4 record whose content key a stored v2/v3 row has is a duplicate of it, found
+/// by content key before its identity, in either order, as in the batch path.
+#[test]
+fn content_keys_match_in_a_stream_as_in_a_batch() {
+    let legacy_key = "v1\u{1f}coinbase\u{1f}content\u{1f}coinbase\u{1f}legacy";
+    let stored = || {
+        let mut legacy = buy("legacy-v3", "Coinbase", "2024-01-02T00:00:00Z", 3);
+        legacy.content_key = Some(legacy_key.to_owned());
+        let mut declared = buy("v4-seen", "Coinbase", "2024-01-03T00:00:00Z", 3);
+        declared.content_key = Some("v1\u{1f}coinbase\u{1f}content\u{1f}coinbase\u{1f}x".into());
+        vec![legacy, declared]
+    };
+    let v4 = || {
+        let record = |key: &str, at: &str, content: &str| {
+            let mut r = buy(key, "Coinbase", at, 3);
+            r.content_key = Some(content.to_owned());
+            r.dedupe_by_content_key = true;
+            r
+        };
+        vec![
+            record(
+                "v4-new",
+                "2024-01-05T00:00:00Z",
+                "v1\u{1f}coinbase\u{1f}content\u{1f}n",
+            ),
+            record("v4-old", "2024-01-02T00:00:00Z", legacy_key),
+            // Its identity is stored; its content key (another one) is not.
+            record(
+                "v4-seen",
+                "2024-01-03T00:00:00Z",
+                "v1\u{1f}coinbase\u{1f}content\u{1f}y",
+            ),
+        ]
+    };
+    let mut batched = memory();
+    batched
+        .write_import_batch(&batch("v3.csv", stored()))
+        .unwrap();
+    let expected = batched.write_import_batch(&batch("v4.csv", v4())).unwrap();
+    let summary = |outcome: &ImportOutcome| {
+        outcome
+            .duplicates
+            .iter()
+            .map(|d| {
+                (
+                    d.stored_row_key.clone(),
+                    d.matched_by,
+                    d.other_account,
+                    d.content_changed,
+                    d.within_batch,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut want = summary(&expected);
+    want.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        want.iter().map(|d| (d.0.as_str(), d.1)).collect::<Vec<_>>(),
+        [
+            ("legacy-v3", DuplicateMatch::ContentKey),
+            ("v4-seen", DuplicateMatch::Identity)
+        ]
+    );
+    for order in [StreamOrder::Insertion, StreamOrder::Any] {
+        let mut streamed = memory();
+        streamed
+            .write_import_batch(&batch("v3.csv", stored()))
+            .unwrap();
+        let mut records = v4();
+        if order == StreamOrder::Insertion {
+            records.sort_by_key(|r| r.instant);
+        }
+        let outcome = streamed
+            .import_stream(
+                order,
+                std::iter::once(records),
+                |r: &NewSpotRecord| r,
+                |_, _| {},
+                drop,
+                || StreamEnd::Commit(log("v4.csv")),
+            )
+            .unwrap();
+        let mut got = summary(&outcome);
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        assert_eq!(got, want, "{order:?}");
+        assert_eq!(outcome.added_spot, expected.added_spot);
+        assert_eq!(streamed.spot_rows().unwrap(), batched.spot_rows().unwrap());
+    }
 }
