@@ -318,6 +318,32 @@ fn dec(value: Option<Decimal>) -> Option<String> {
     value.map(decimal_text)
 }
 
+/// The ids of [`record_assets`], created where new.
+fn asset_ids(
+    tx: &Transaction<'_>,
+    ids: &mut Ids,
+    r: &NewSpotRecord,
+) -> PortResult<[Option<i64>; 6]> {
+    let mut out = [None; 6];
+    for (id, asset) in out.iter_mut().zip(record_assets(r)) {
+        *id = ids.opt_asset(tx, asset)?;
+    }
+    Ok(out)
+}
+
+/// The six asset columns of a spot row, in column order: in, out, fee, and the currencies of
+/// the stated value, price and fee value.
+fn record_assets(r: &NewSpotRecord) -> [Option<Asset>; 6] {
+    [
+        r.inflow.map(|s| s.asset),
+        r.outflow.map(|s| s.asset),
+        r.fee.map(|f| f.asset),
+        r.stated_value.map(|s| s.currency),
+        r.stated_price.map(|s| s.currency),
+        r.stated_fee_value.map(|s| s.currency),
+    ]
+}
+
 fn insert_spot(
     tx: &Transaction<'_>,
     sql: &str,
@@ -328,12 +354,14 @@ fn insert_spot(
     r: &NewSpotRecord,
 ) -> PortResult<bool> {
     let (code, label) = tx_type_code(&r.tx_type);
-    let in_asset = ids.opt_asset(tx, r.inflow.map(|s| s.asset))?;
-    let out_asset = ids.opt_asset(tx, r.outflow.map(|s| s.asset))?;
-    let fee_asset = ids.opt_asset(tx, r.fee.map(|f| f.asset))?;
-    let value_currency = ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?;
-    let price_currency = ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?;
-    let fee_value_currency = ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?;
+    let [
+        in_asset,
+        out_asset,
+        fee_asset,
+        value_currency,
+        price_currency,
+        fee_value_currency,
+    ] = asset_ids(tx, ids, r)?;
     let changed = tx
         .prepare_cached(sql)
         .and_then(|mut s| {
@@ -967,14 +995,7 @@ impl BulkWriter {
             self.accounts.insert(r.account.clone(), id);
             id
         };
-        let assets = [
-            ids.opt_asset(tx, r.inflow.map(|s| s.asset))?,
-            ids.opt_asset(tx, r.outflow.map(|s| s.asset))?,
-            ids.opt_asset(tx, r.fee.map(|f| f.asset))?,
-            ids.opt_asset(tx, r.stated_value.map(|s| s.currency))?,
-            ids.opt_asset(tx, r.stated_price.map(|s| s.currency))?,
-            ids.opt_asset(tx, r.stated_fee_value.map(|s| s.currency))?,
-        ];
+        let assets = asset_ids(tx, ids, r)?;
         self.bind(statement, r, seq, account, assets)
             .and_then(|()| statement.raw_execute())
             .map_err(map_err)?;
@@ -990,14 +1011,7 @@ impl BulkWriter {
         r: &NewSpotRecord,
         arrival: i64,
     ) -> PortResult<()> {
-        let assets = [
-            r.inflow.map(|s| s.asset),
-            r.outflow.map(|s| s.asset),
-            r.fee.map(|f| f.asset),
-            r.stated_value.map(|s| s.currency),
-            r.stated_price.map(|s| s.currency),
-            r.stated_fee_value.map(|s| s.currency),
-        ];
+        let assets = record_assets(r);
         let first_line = r.source_lines.first().copied().unwrap_or(0);
         let symbols = assets.each_ref().map(|a| a.as_ref().map(Asset::as_str));
         self.bind(statement, r, arrival, r.account.as_str(), symbols)

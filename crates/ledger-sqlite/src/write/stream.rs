@@ -15,7 +15,7 @@ use core_domain::Asset;
 
 use super::{
     BulkJournal, BulkWriter, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
-    rebuild_key_index, stored_by_content, stored_rows, to_i64,
+    rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
 use crate::codec::{StoredKey, key_col};
@@ -103,15 +103,7 @@ impl FirstUse {
                     .insert(r.account.clone(), (at.0, at.1, at.2, 0));
             }
         }
-        let assets = [
-            r.inflow.map(|s| s.asset),
-            r.outflow.map(|s| s.asset),
-            r.fee.map(|f| f.asset),
-            r.stated_value.map(|s| s.currency),
-            r.stated_price.map(|s| s.currency),
-            r.stated_fee_value.map(|s| s.currency),
-        ];
-        for (slot, asset) in (0u8..).zip(assets) {
+        for (slot, asset) in (0u8..).zip(record_assets(r)) {
             let Some(asset) = asset else { continue };
             let old = self.assets.entry(asset).or_insert((at.0, at.1, at.2, slot));
             if earlier(old, slot) {
