@@ -1310,20 +1310,23 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
-    /// The file is not a generic CSV, a Bitvavo export or a Coinbase report: nothing was
-    /// sent; read it with `import_bytes`.
+    /// The file is not a generic CSV, a Bitvavo export, a Coinbase report or a Kraken
+    /// ledgers file, or it is a Kraken ledgers file that must be read whole (a row out of
+    /// time order, a trade group split by a later time): the chunks sent so far, if any, are
+    /// void; read it with `import_bytes`.
     Declined,
-    /// A row is earlier than one before it, so insertion order differs from file order: the
-    /// reading stopped, the chunks sent so far are void; read it with `import_bytes`.
+    /// A row is earlier than one before it, so insertion order differs from file order (a
+    /// Kraken ledgers file always is, unread): the reading stopped, the chunks sent so far
+    /// are void; read it in any order or with `import_bytes`.
     Unsorted,
 }
 
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic, Bitvavo or Coinbase file in time order (or in any order with
-/// `any_order`), handing the transactions to `sink` in chunks
-/// while the file is read. After the first invalid row no more chunks are sent unless
+/// Stages 1–6 of a generic, Bitvavo, Coinbase or Kraken ledgers file in time order (or in
+/// any order with `any_order`), handing the transactions to `sink` in chunks while the file
+/// is read. After the first invalid row no more chunks are sent unless
 /// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
 /// `sink` returns false it receives nothing more.
 pub(crate) fn run_streaming(
@@ -1426,9 +1429,13 @@ fn stream_rows(
 ) -> Streamed {
     if !matches!(
         format.profile,
-        Profile::Generic | Profile::Bitvavo | Profile::Coinbase
+        Profile::Generic | Profile::Bitvavo | Profile::Coinbase | Profile::KrakenLedgers
     ) {
         return Streamed::Declined;
+    }
+    // Kraken groups and moves complete after later rows: their drafts leave out of order.
+    if format.profile == Profile::KrakenLedgers && !any_order {
+        return Streamed::Unsorted;
     }
     let account = options
         .account
@@ -1460,7 +1467,18 @@ fn stream_rows(
         }
         finisher.push(draft, &mut chunk);
     };
+    let mut whole = false;
     match format.profile {
+        Profile::KrakenLedgers => {
+            whole = crate::profiles::kraken::read_into(
+                &mut ctx,
+                records,
+                &account,
+                format.layout,
+                &mut emit,
+            )
+            .is_err();
+        }
         Profile::Bitvavo => crate::profiles::bitvavo::read_into(
             &mut ctx,
             records,
@@ -1480,6 +1498,9 @@ fn stream_rows(
     }
     if unsorted {
         return Streamed::Unsorted;
+    }
+    if whole {
+        return Streamed::Declined;
     }
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());

@@ -1,8 +1,9 @@
 //! Kraken "Ledgers" export (§2.1): one row per balance change; trades merged by `refid`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use core_domain::{Asset, Instant};
+use csv::ByteRecord;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
@@ -168,138 +169,13 @@ pub(crate) fn read(
     account: &str,
     layout: &str,
 ) -> ProfileOutput {
-    let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
-    let mut warn_cols = unknown;
-    if let Some(c) = cols[C_FEECUR] {
-        warn_cols.push(c);
-        warn_cols.sort_unstable();
-    }
-    pipeline::ignore_unknown(ctx, &warn_cols, Profile::KrakenLedgers);
-    let has_wallet = layout != "L10" && cols[C_WALLET].is_some();
+    let (cols, has_wallet) = columns(ctx, layout);
     let mut rows: Vec<Row> = Vec::new();
     let mut txids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
-        let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
-        let txid = get(C_TXID);
-        if txid.is_empty() {
-            ctx.skip(SkipReason::Pending, 1);
-            return;
-        }
-        let time_text = get(C_TIME);
-        let time = ctx.utc_stamp(
-            line,
-            cols[C_TIME],
-            time_text,
-            b" ",
-            false,
-            "YYYY-MM-DD HH:MM:SS[.f]",
-            Zone::Utc,
-        );
-        let asset_raw = get(C_ASSET);
-        let aliased = alias(asset_raw);
-        let asset = if aliased == "KFEE" {
-            None
-        } else {
-            ctx.asset(line, cols[C_ASSET], &aliased)
-        };
-        let amount = ctx.dec(line, cols[C_AMOUNT], get(C_AMOUNT), true);
-        let fee = ctx.dec(line, cols[C_FEE], get(C_FEE), false);
-        let balance_text = get(C_BALANCE);
-        let balance = if balance_text.is_empty() {
-            None
-        } else {
-            ctx.dec(line, cols[C_BALANCE], balance_text, true)
-        };
-        let wallet = if has_wallet {
-            get(C_WALLET).to_owned()
-        } else {
-            String::new()
-        };
-        let row_account = if wallet.is_empty() {
-            account.to_owned()
-        } else {
-            format!("{account}:{}", values::segment(&wallet))
-        };
-        let mut row = Row {
-            line,
-            txid: txid.to_owned(),
-            refid: get(C_REFID).to_owned(),
-            time_text: time_text.to_owned(),
-            time,
-            ty: get(C_TYPE).to_ascii_lowercase(),
-            subtype: get(C_SUBTYPE).to_ascii_lowercase(),
-            asset_raw: asset_raw.to_owned(),
-            asset,
-            wallet,
-            account: row_account,
-            amount,
-            fee,
-            balance_text: balance_text.to_owned(),
-            balance,
-            class: Class::Done,
-            txid_col: cols[C_TXID],
-        };
-        if let Some(first) = txids.get(txid) {
-            ctx.err(
-                line,
-                cols[C_TXID],
-                "duplicate-id",
-                format!("id \"{txid}\" already appears on line {first}"),
-            );
+        if let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) {
             rows.push(row);
-            return;
         }
-        txids.insert(txid.to_owned(), line);
-        if aliased == "KFEE" {
-            ctx.skip(SkipReason::FeeCredit, 1);
-            rows.push(row);
-            return;
-        }
-        let fee_cur = get(C_FEECUR);
-        if !fee_cur.is_empty() && alias(fee_cur) != aliased {
-            ctx.err(
-                line,
-                cols[C_FEECUR],
-                "unsupported-fee-currency",
-                format!(
-                    "fee currency {} differs from the row asset {aliased}",
-                    alias(fee_cur)
-                ),
-            );
-        }
-        let subclass = get(C_SUBCLASS);
-        if let Some(a) = asset {
-            let says_fiat = subclass.eq_ignore_ascii_case("fiat");
-            let says_crypto = subclass.eq_ignore_ascii_case("crypto");
-            if (says_fiat && !a.is_fiat()) || (says_crypto && a.is_fiat()) {
-                ctx.warn(
-                    line,
-                    cols[C_SUBCLASS],
-                    "fiat-class-mismatch",
-                    format!(
-                        "subclass \"{subclass}\" disagrees with cartera's classification of {a}"
-                    ),
-                );
-            }
-        }
-        if ctx.invalid.contains(&line) {
-            rows.push(row);
-            return;
-        }
-        let aclass = get(C_ACLASS);
-        if !aclass.eq_ignore_ascii_case("currency") {
-            unsupported(
-                ctx,
-                &cols,
-                &row,
-                C_ACLASS,
-                &format!("asset class \"{aclass}\" is not a currency"),
-            );
-            rows.push(row);
-            return;
-        }
-        row.class = classify(ctx, &cols, &row);
-        rows.push(row);
     });
     let mut drafts = Vec::new();
     singles(ctx, &cols, &rows, account, &mut drafts);
@@ -309,6 +185,262 @@ pub(crate) fn read(
     ProfileOutput {
         drafts,
         futures: Vec::new(),
+    }
+}
+
+/// The columns, with a warning per column not read; whether rows name their wallet.
+fn columns(ctx: &mut Ctx, layout: &str) -> (Vec<Option<usize>>, bool) {
+    let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
+    let mut warn_cols = unknown;
+    if let Some(c) = cols[C_FEECUR] {
+        warn_cols.push(c);
+        warn_cols.sort_unstable();
+    }
+    pipeline::ignore_unknown(ctx, &warn_cols, Profile::KrakenLedgers);
+    let has_wallet = layout != "L10" && cols[C_WALLET].is_some();
+    (cols, has_wallet)
+}
+
+/// Reads one data row (`None`: a pending row without txid, skipped).
+#[allow(clippy::too_many_lines)] // The column checks of §2.1 in their order.
+fn parse_row(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    has_wallet: bool,
+    account: &str,
+    txids: &mut crate::values::FastMap<String, u64>,
+    line: u64,
+    rec: &ByteRecord,
+) -> Option<Row> {
+    let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
+    let txid = get(C_TXID);
+    if txid.is_empty() {
+        ctx.skip(SkipReason::Pending, 1);
+        return None;
+    }
+    let time_text = get(C_TIME);
+    let time = ctx.utc_stamp(
+        line,
+        cols[C_TIME],
+        time_text,
+        b" ",
+        false,
+        "YYYY-MM-DD HH:MM:SS[.f]",
+        Zone::Utc,
+    );
+    let asset_raw = get(C_ASSET);
+    let aliased = alias(asset_raw);
+    let asset = if aliased == "KFEE" {
+        None
+    } else {
+        ctx.asset(line, cols[C_ASSET], &aliased)
+    };
+    let amount = ctx.dec(line, cols[C_AMOUNT], get(C_AMOUNT), true);
+    let fee = ctx.dec(line, cols[C_FEE], get(C_FEE), false);
+    let balance_text = get(C_BALANCE);
+    let balance = if balance_text.is_empty() {
+        None
+    } else {
+        ctx.dec(line, cols[C_BALANCE], balance_text, true)
+    };
+    let wallet = if has_wallet {
+        get(C_WALLET).to_owned()
+    } else {
+        String::new()
+    };
+    let row_account = if wallet.is_empty() {
+        account.to_owned()
+    } else {
+        format!("{account}:{}", values::segment(&wallet))
+    };
+    let mut row = Row {
+        line,
+        txid: txid.to_owned(),
+        refid: get(C_REFID).to_owned(),
+        time_text: time_text.to_owned(),
+        time,
+        ty: get(C_TYPE).to_ascii_lowercase(),
+        subtype: get(C_SUBTYPE).to_ascii_lowercase(),
+        asset_raw: asset_raw.to_owned(),
+        asset,
+        wallet,
+        account: row_account,
+        amount,
+        fee,
+        balance_text: balance_text.to_owned(),
+        balance,
+        class: Class::Done,
+        txid_col: cols[C_TXID],
+    };
+    if let Some(first) = txids.get(txid) {
+        ctx.err(
+            line,
+            cols[C_TXID],
+            "duplicate-id",
+            format!("id \"{txid}\" already appears on line {first}"),
+        );
+        return Some(row);
+    }
+    txids.insert(txid.to_owned(), line);
+    if aliased == "KFEE" {
+        ctx.skip(SkipReason::FeeCredit, 1);
+        return Some(row);
+    }
+    let fee_cur = get(C_FEECUR);
+    if !fee_cur.is_empty() && alias(fee_cur) != aliased {
+        ctx.err(
+            line,
+            cols[C_FEECUR],
+            "unsupported-fee-currency",
+            format!(
+                "fee currency {} differs from the row asset {aliased}",
+                alias(fee_cur)
+            ),
+        );
+    }
+    let subclass = get(C_SUBCLASS);
+    if let Some(a) = asset {
+        let says_fiat = subclass.eq_ignore_ascii_case("fiat");
+        let says_crypto = subclass.eq_ignore_ascii_case("crypto");
+        if (says_fiat && !a.is_fiat()) || (says_crypto && a.is_fiat()) {
+            ctx.warn(
+                line,
+                cols[C_SUBCLASS],
+                "fiat-class-mismatch",
+                format!("subclass \"{subclass}\" disagrees with cartera's classification of {a}"),
+            );
+        }
+    }
+    if ctx.invalid.contains(&line) {
+        return Some(row);
+    }
+    let aclass = get(C_ACLASS);
+    if !aclass.eq_ignore_ascii_case("currency") {
+        unsupported(
+            ctx,
+            cols,
+            &row,
+            C_ACLASS,
+            &format!("asset class \"{aclass}\" is not a currency"),
+        );
+        return Some(row);
+    }
+    row.class = classify(ctx, cols, &row);
+    Some(row)
+}
+
+/// Why a streamed read stopped: the file must be read whole ([`read`]).
+pub(crate) struct ReadWhole;
+
+/// Reads a Kraken ledgers file in time order, handing drafts to `emit` as operations complete
+/// (not in insertion order: the caller orders them). Singles and futures moves go out as they
+/// are read; a refid group closes once a later time is read; move legs and earn rows wait to
+/// the end of the file (bounded by their count); the balance check keeps the last row per
+/// (asset, wallet). A row earlier than one before it, or a leg of a group already closed,
+/// stops the reading: `Err(ReadWhole)`, the drafts sent are void.
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) -> Result<(), ReadWhole> {
+    let (cols, has_wallet) = columns(ctx, layout);
+    let mut txids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
+    // Open groups: valid legs in file order, then the group's invalid rows.
+    let mut open: BTreeMap<String, (Vec<Row>, Vec<Row>)> = BTreeMap::new();
+    // Invalid trade rows whose refid has no group yet (one may follow).
+    let mut waiting: crate::values::FastMap<String, Vec<Row>> = crate::values::FastMap::default();
+    let mut closed: HashSet<String> = HashSet::new();
+    let mut held: Vec<Row> = Vec::new();
+    let mut balances: crate::values::FastMap<(String, String), Decimal> =
+        crate::values::FastMap::default();
+    let mut now: Option<Instant> = None;
+    let mut whole = false;
+    let mut drafts = Vec::new();
+    let mut flush = |ctx: &mut Ctx, drafts: &mut Vec<Draft>| {
+        for d in drafts.drain(..) {
+            emit(ctx, d);
+        }
+    };
+    pipeline::for_rows(ctx, records, |ctx, line, rec| {
+        let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) else {
+            return;
+        };
+        if let Some(t) = row.time {
+            if now.is_some_and(|n| t < n) {
+                whole = true;
+                ctx.stop = true;
+                return;
+            }
+            if now.is_some_and(|n| t > n) {
+                close(ctx, &cols, &mut open, &mut closed, account, &mut drafts);
+            }
+            now = Some(t);
+        }
+        if let (Some(_), Some(_), Some(_), Some(stated)) =
+            (row.time, row.amount, row.fee, row.balance)
+        {
+            let key = (row.asset_raw.clone(), row.wallet.clone());
+            if let Some(prev) = balances.insert(key, stated) {
+                balance_step(ctx, &cols, prev, &row);
+            }
+        }
+        match row.class {
+            Class::Single => single(ctx, &cols, &row, account, &mut drafts, None),
+            Class::FuturesMove => futures_move(ctx, &cols, &row, account, &mut drafts),
+            Class::MoveLeg | Class::EarnEmpty => held.push(row),
+            Class::Group(_) => {
+                if closed.contains(&row.refid) {
+                    whole = true;
+                    ctx.stop = true;
+                    return;
+                }
+                let waited = waiting.remove(&row.refid).unwrap_or_default();
+                let group = open.entry(row.refid.clone()).or_default();
+                group.1.extend(waited);
+                group.0.push(row);
+            }
+            Class::Done => {
+                if ctx.invalid.contains(&row.line)
+                    && matches!(row.ty.as_str(), "trade" | "spend" | "receive")
+                {
+                    if closed.contains(&row.refid) {
+                        whole = true;
+                        ctx.stop = true;
+                        return;
+                    }
+                    match open.get_mut(&row.refid) {
+                        Some(group) => group.1.push(row),
+                        None => waiting.entry(row.refid.clone()).or_default().push(row),
+                    }
+                }
+            }
+        }
+        flush(ctx, &mut drafts);
+    });
+    if whole {
+        return Err(ReadWhole);
+    }
+    close(ctx, &cols, &mut open, &mut closed, account, &mut drafts);
+    moves(ctx, &cols, &held, account, &mut drafts);
+    flush(ctx, &mut drafts);
+    Ok(())
+}
+
+/// Books the open refid groups and remembers their refids.
+fn close(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    open: &mut BTreeMap<String, (Vec<Row>, Vec<Row>)>,
+    closed: &mut HashSet<String>,
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
+    for (refid, (valid, invalid)) in std::mem::take(open) {
+        let legs: Vec<&Row> = valid.iter().chain(&invalid).collect();
+        trade_group(ctx, cols, &refid, &legs, account, drafts);
+        closed.insert(refid);
     }
 }
 
@@ -504,80 +636,91 @@ fn trades(
         }
     }
     for (refid, legs) in by_refid {
-        let key_text = format!("refid {refid}");
-        let lines: Vec<u64> = legs.iter().map(|r| r.line).collect();
-        if lines.iter().any(|l| ctx.invalid.contains(l)) {
-            ctx.group_invalid(&lines, cols[C_REFID], &key_text);
-            continue;
-        }
-        let families: Vec<Class> = legs.iter().map(|r| r.class).collect();
-        if families.iter().any(|f| *f != families[0]) {
-            ctx.group_err(&lines, cols[C_REFID], "ambiguous-group", &format!("the rows of {key_text} cannot be split into operations without guessing: rows of different kinds share the refid"));
-            continue;
-        }
-        if legs.iter().any(|r| r.account != legs[0].account) {
-            ctx.group_err(&lines, cols[C_REFID], "ambiguous-group", &format!("the rows of {key_text} cannot be split into operations without guessing: the legs are in two wallets"));
-            continue;
-        }
-        if legs.iter().any(|r| r.time != legs[0].time) {
-            ctx.group_err(
-                &lines,
-                cols[C_REFID],
-                "group-time-mismatch",
-                &format!("the legs of {key_text} have different times"),
-            );
-            continue;
-        }
-        let mut ins = BTreeMap::new();
-        let mut outs = BTreeMap::new();
-        let mut fees = BTreeMap::new();
-        let mut ok = true;
-        for r in &legs {
-            let (Some(a), Some(q), Some(f)) = (r.asset, r.amount, r.fee) else {
-                continue;
-            };
-            ok &= ops::sum_into(&mut fees, a, f);
-            if q.is_sign_positive() && !q.is_zero() {
-                ok &= ops::sum_into(&mut ins, a, q);
-            } else if !q.is_zero() {
-                ok &= ops::sum_into(&mut outs, a, q.abs());
-            }
-        }
-        if !ok {
-            ctx.group_err(
-                &lines,
-                cols[C_AMOUNT],
-                "decimal-out-of-range",
-                "the legs' sum overflows",
-            );
-            continue;
-        }
-        let Some((inflow, outflow)) =
-            ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs)
-        else {
-            continue;
-        };
-        let first = legs[0];
-        let mut base = first.draft(
-            &first.account,
-            account,
-            SpotTxType::Swap,
-            KeyBase::Declared(
-                format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}"),
-                cols[C_REFID],
-            ),
+        trade_group(ctx, cols, refid, &legs, account, drafts);
+    }
+}
+
+/// One refid group of trade legs (valid legs in file order, then its invalid rows).
+fn trade_group(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    refid: &str,
+    legs: &[&Row],
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
+    let key_text = format!("refid {refid}");
+    let lines: Vec<u64> = legs.iter().map(|r| r.line).collect();
+    if lines.iter().any(|l| ctx.invalid.contains(l)) {
+        ctx.group_invalid(&lines, cols[C_REFID], &key_text);
+        return;
+    }
+    let families: Vec<Class> = legs.iter().map(|r| r.class).collect();
+    if families.iter().any(|f| *f != families[0]) {
+        ctx.group_err(&lines, cols[C_REFID], "ambiguous-group", &format!("the rows of {key_text} cannot be split into operations without guessing: rows of different kinds share the refid"));
+        return;
+    }
+    if legs.iter().any(|r| r.account != legs[0].account) {
+        ctx.group_err(&lines, cols[C_REFID], "ambiguous-group", &format!("the rows of {key_text} cannot be split into operations without guessing: the legs are in two wallets"));
+        return;
+    }
+    if legs.iter().any(|r| r.time != legs[0].time) {
+        ctx.group_err(
+            &lines,
+            cols[C_REFID],
+            "group-time-mismatch",
+            &format!("the legs of {key_text} have different times"),
         );
-        base.source_ref = legs
-            .iter()
-            .map(|r| r.txid.as_str())
-            .collect::<Vec<_>>()
-            .join("+");
-        base.extra_lines = lines[1..].to_vec();
-        base.note = first.note(false);
-        match ops::exchange(&base, inflow, outflow, &fees, false, refid) {
-            Some(ds) => drafts.extend(ds),
-            None => ctx.skip(SkipReason::InternalMovement, lines.len() as u64),
+        return;
+    }
+    let mut ins = BTreeMap::new();
+    let mut outs = BTreeMap::new();
+    let mut fees = BTreeMap::new();
+    let mut ok = true;
+    for r in legs {
+        let (Some(a), Some(q), Some(f)) = (r.asset, r.amount, r.fee) else {
+            return;
+        };
+        ok &= ops::sum_into(&mut fees, a, f);
+        if q.is_sign_positive() && !q.is_zero() {
+            ok &= ops::sum_into(&mut ins, a, q);
+        } else if !q.is_zero() {
+            ok &= ops::sum_into(&mut outs, a, q.abs());
         }
+    }
+    if !ok {
+        ctx.group_err(
+            &lines,
+            cols[C_AMOUNT],
+            "decimal-out-of-range",
+            "the legs' sum overflows",
+        );
+        return;
+    }
+    let Some((inflow, outflow)) = ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs)
+    else {
+        return;
+    };
+    let first = legs[0];
+    let mut base = first.draft(
+        &first.account,
+        account,
+        SpotTxType::Swap,
+        KeyBase::Declared(
+            format!("v1{SEP}kraken-ledgers{SEP}refid{SEP}{refid}"),
+            cols[C_REFID],
+        ),
+    );
+    base.source_ref = legs
+        .iter()
+        .map(|r| r.txid.as_str())
+        .collect::<Vec<_>>()
+        .join("+");
+    base.extra_lines = lines[1..].to_vec();
+    base.note = first.note(false);
+    match ops::exchange(&base, inflow, outflow, &fees, false, refid) {
+        Some(ds) => drafts.extend(ds),
+        None => ctx.skip(SkipReason::InternalMovement, lines.len() as u64),
     }
 }
 
@@ -657,43 +800,54 @@ fn moves(
         }
     }
     for r in rows.iter().filter(|r| r.class == Class::FuturesMove) {
-        let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
-            continue;
-        };
-        let futures = format!("{account}:futures");
-        if asset.is_fiat() || r.account.eq_ignore_ascii_case(&futures) {
-            ctx.skip(SkipReason::InternalMovement, 1);
-            continue;
-        }
-        if amount.is_zero() {
-            ctx.err(
-                r.line,
-                cols[C_AMOUNT],
-                "not-positive",
-                format!("\"{amount}\" must be greater than zero"),
-            );
-            continue;
-        }
-        let (from, to) = if amount.is_sign_negative() {
-            (r.account.clone(), futures)
-        } else {
-            (futures, r.account.clone())
-        };
-        let q = pipeline::amount(asset, amount.abs());
-        let mut out = r.draft(&from, account, SpotTxType::TransferOut, r.txid_key());
-        out.outflow = Some(q);
-        out.fee = Some(pipeline::fee(asset, fee));
-        out.group = GroupRef::Text(r.refid.clone());
-        out.note = r.note(false);
-        let mut inn = out.with_role("move-in".to_owned());
-        inn.account = to;
-        inn.ty = SpotTxType::TransferIn;
-        inn.outflow = None;
-        inn.inflow = Some(q);
-        inn.fee = None;
-        drafts.push(out);
-        drafts.push(inn);
+        futures_move(ctx, cols, r, account, drafts);
     }
+}
+
+/// A one-row move between the spot wallet and the futures wallet (§1.17).
+fn futures_move(
+    ctx: &mut Ctx,
+    cols: &[Option<usize>],
+    r: &Row,
+    account: &str,
+    drafts: &mut Vec<Draft>,
+) {
+    let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
+        return;
+    };
+    let futures = format!("{account}:futures");
+    if asset.is_fiat() || r.account.eq_ignore_ascii_case(&futures) {
+        ctx.skip(SkipReason::InternalMovement, 1);
+        return;
+    }
+    if amount.is_zero() {
+        ctx.err(
+            r.line,
+            cols[C_AMOUNT],
+            "not-positive",
+            format!("\"{amount}\" must be greater than zero"),
+        );
+        return;
+    }
+    let (from, to) = if amount.is_sign_negative() {
+        (r.account.clone(), futures)
+    } else {
+        (futures, r.account.clone())
+    };
+    let q = pipeline::amount(asset, amount.abs());
+    let mut out = r.draft(&from, account, SpotTxType::TransferOut, r.txid_key());
+    out.outflow = Some(q);
+    out.fee = Some(pipeline::fee(asset, fee));
+    out.group = GroupRef::Text(r.refid.clone());
+    out.note = r.note(false);
+    let mut inn = out.with_role("move-in".to_owned());
+    inn.account = to;
+    inn.ty = SpotTxType::TransferIn;
+    inn.outflow = None;
+    inn.inflow = Some(q);
+    inn.fee = None;
+    drafts.push(out);
+    drafts.push(inn);
 }
 
 fn move_leg(
@@ -753,27 +907,32 @@ fn balance_check(ctx: &mut Ctx, cols: &[Option<usize>], rows: &[Row]) {
     for mut list in keyed.into_values() {
         list.sort_by_key(|r| (r.time, r.line));
         for pair in list.windows(2) {
-            let (prev, cur) = (pair[0], pair[1]);
-            let expected = prev
-                .balance
-                .zip(cur.amount)
-                .and_then(|(b, a)| values::add(b, a))
-                .zip(cur.fee)
-                .and_then(|(v, f)| values::sub(v, f));
-            if let (Some(e), Some(stated)) = (expected, cur.balance)
-                && e != stated
-            {
-                ctx.warn(
-                    cur.line,
-                    cols[C_BALANCE],
-                    "balance-mismatch",
-                    format!(
-                        "balance {} expected {}; rows may be missing from the export",
-                        cur.balance_text,
-                        values::norm(e)
-                    ),
-                );
+            if let Some(prev) = pair[0].balance {
+                balance_step(ctx, cols, prev, pair[1]);
             }
         }
+    }
+}
+
+/// Warns when `cur`'s balance is not `prev + amount − fee`.
+fn balance_step(ctx: &mut Ctx, cols: &[Option<usize>], prev: Decimal, cur: &Row) {
+    let expected = cur
+        .amount
+        .and_then(|a| values::add(prev, a))
+        .zip(cur.fee)
+        .and_then(|(v, f)| values::sub(v, f));
+    if let (Some(e), Some(stated)) = (expected, cur.balance)
+        && e != stated
+    {
+        ctx.warn(
+            cur.line,
+            cols[C_BALANCE],
+            "balance-mismatch",
+            format!(
+                "balance {} expected {}; rows may be missing from the export",
+                cur.balance_text,
+                values::norm(e)
+            ),
+        );
     }
 }

@@ -128,7 +128,7 @@ fn rows_out_of_time_order_and_other_formats_are_not_streamed() {
     bytes.extend_from_slice(b"2024-02-01T00:00:00Z,BUY,Wallet 1,BTC,1,EUR,10,,,,,,,\n");
     let (streamed, _, _) = stream(&bytes, false);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
-    let (streamed, got, _) = stream(&data("kraken-ledgers/kraken-2025.csv"), false);
+    let (streamed, got, _) = stream(&data("kraken-futures/futures-2025.csv"), false);
     assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
     assert!(got.is_empty());
     // A file-level error is a result with nothing sent.
@@ -417,5 +417,121 @@ fn only_coinbase_v4_transactions_match_by_content_key() {
             .transactions
             .iter()
             .any(Transaction::matches_by_content_key)
+    );
+}
+
+/// Reads `bytes` in any order in blocks of 64 bytes: the outcome and the transactions sent.
+fn any_order(bytes: &[u8]) -> (Streamed, Vec<Transaction>) {
+    let mut got = Vec::new();
+    let mut source = Trickle {
+        rest: bytes,
+        block: 64,
+    };
+    let (streamed, _) = importers::import_read_any_order(
+        &mut source,
+        bytes.len(),
+        &ImportOptions::default(),
+        true,
+        &mut |chunk| {
+            got.extend(chunk);
+            true
+        },
+    );
+    (streamed, got)
+}
+
+/// A Kraken ledgers file read in any order gives the batch read: findings, counts, and the
+/// transactions once put in insertion order.
+fn check_kraken(bytes: &[u8]) -> ImportResult {
+    let batch = import(bytes, &ImportOptions::default());
+    let (streamed, mut got) = any_order(bytes);
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "k.csv"), rendered(&batch, "k.csv"));
+    assert_eq!(result.skipped, batch.skipped);
+    assert_eq!(result.invalid_rows, batch.invalid_rows);
+    assert_eq!(result.rows_in_records, batch.rows_in_records);
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+    // In time order a Kraken file is not streamed: its groups complete after later rows.
+    let (streamed, got, _) = stream(bytes, false);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    assert!(got.is_empty());
+    batch
+}
+
+#[test]
+fn a_kraken_ledgers_file_in_time_order_streams_in_any_order() {
+    let batch = check_kraken(&data("kraken-ledgers/kraken-2025.csv"));
+    assert!(batch.transactions.len() > 5);
+    // Trades and a staking move (both legs, held to the end of the file) came through.
+    let all: Vec<String> = batch.transactions.iter().map(summary).collect();
+    for ty in ["BUY", "SWAP", "TRANSFER_IN", "TRANSFER_OUT", "STAKING"] {
+        assert!(all.iter().any(|t| t.contains(ty)), "{ty} in {all:?}");
+    }
+}
+
+/// The example file with `rows` appended (and the header first).
+fn kraken_with(rows: &[&str]) -> Vec<u8> {
+    let mut bytes = data("kraken-ledgers/kraken-2025.csv");
+    for row in rows {
+        let cells: Vec<String> = row.split(',').map(|c| format!("\"{c}\"")).collect();
+        bytes.extend_from_slice(cells.join(",").as_bytes());
+        bytes.push(b'\n');
+    }
+    bytes
+}
+
+#[test]
+fn kraken_bad_rows_give_the_batch_findings_in_order() {
+    // An invalid trade leg before its group, a balance that does not follow, a move leg at
+    // a later time, an unknown type, a duplicate txid, a zero deposit.
+    let result = check_kraken(&kraken_with(&[
+        "LX1,TZZ,2025-05-01 10:00:00,trade,tradespot,currency,fiat,ZEUR,spot / main,x,0,1",
+        "LX2,TZZ,2025-05-01 10:00:01,trade,tradespot,currency,fiat,ZEUR,spot / main,-5,0,7",
+        "LX3,TZZ,2025-05-01 10:00:01,trade,tradespot,currency,crypto,XXBT,spot / main,0.001,0,0.0072",
+        "LX4,EZZ,2025-05-02 10:00:00,earn,allocation,currency,crypto,DOT,spot / main,-1,0,15.5",
+        "LX5,RZZ,2025-05-03 10:00:00,bogus,,currency,fiat,ZEUR,spot / main,1,0,",
+        "LX5,RZY,2025-05-03 10:00:00,deposit,,currency,fiat,ZEUR,spot / main,1,0,",
+        "LX6,RZX,2025-05-04 10:00:00,deposit,,currency,fiat,ZEUR,spot / main,0,0,",
+        "LX7,EZZ,2025-05-05 10:00:00,earn,allocation,currency,crypto,DOT.S,earn / bonded,1,0,99",
+    ]));
+    let codes: Vec<&str> = result.findings.iter().map(|f| f.code).collect();
+    for code in [
+        "balance-mismatch",
+        "unknown-type",
+        "duplicate-id",
+        "not-positive",
+        "group-member-invalid",
+    ] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+}
+
+#[test]
+fn a_kraken_file_out_of_order_or_with_a_split_group_is_read_whole() {
+    let text = String::from_utf8(data("kraken-ledgers/kraken-2025.csv")).unwrap();
+    let (head, rows) = text.split_once('\n').unwrap();
+    let mut newest_first = format!("{head}\n");
+    for row in rows.lines().rev() {
+        newest_first.push_str(row);
+        newest_first.push('\n');
+    }
+    let (streamed, _) = any_order(newest_first.as_bytes());
+    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    // A trade leg at a later time than its group: the batch read reports the mismatch.
+    let split = kraken_with(&[
+        "LY1,TJ5N2D-7XK3P-MB6QRC,2025-06-01 09:30:00,trade,tradespot,currency,crypto,XXBT,spot / main,0.001,0,",
+    ]);
+    let (streamed, _) = any_order(&split);
+    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    let batch = import(&split, &ImportOptions::default());
+    assert!(
+        batch
+            .findings
+            .iter()
+            .any(|f| f.code == "group-time-mismatch"),
+        "{:?}",
+        batch.findings
     );
 }
