@@ -804,6 +804,20 @@ fn moves(
     }
 }
 
+/// Whether a move's amount is zero, reported as `not-positive` on its amount cell: a move
+/// of nothing is an error, its sign only gives the direction.
+fn zero_amount(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row, amount: Decimal) -> bool {
+    if amount.is_zero() {
+        ctx.err(
+            r.line,
+            cols[C_AMOUNT],
+            "not-positive",
+            format!("\"{amount}\" must be greater than zero"),
+        );
+    }
+    amount.is_zero()
+}
+
 /// A one-row move between the spot wallet and the futures wallet (§1.17).
 fn futures_move(
     ctx: &mut Ctx,
@@ -820,13 +834,7 @@ fn futures_move(
         ctx.skip(SkipReason::InternalMovement, 1);
         return;
     }
-    if amount.is_zero() {
-        ctx.err(
-            r.line,
-            cols[C_AMOUNT],
-            "not-positive",
-            format!("\"{amount}\" must be greater than zero"),
-        );
+    if zero_amount(ctx, cols, r, amount) {
         return;
     }
     let (from, to) = if amount.is_sign_negative() {
@@ -861,13 +869,7 @@ fn move_leg(
     let (Some(asset), Some(amount), Some(fee)) = (r.asset, r.amount, r.fee) else {
         return;
     };
-    if amount.is_zero() {
-        ctx.err(
-            r.line,
-            cols[C_AMOUNT],
-            "not-positive",
-            format!("\"{amount}\" must be greater than zero"),
-        );
+    if zero_amount(ctx, cols, r, amount) {
         return;
     }
     let q = pipeline::amount(asset, amount.abs());

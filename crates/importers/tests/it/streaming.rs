@@ -317,21 +317,7 @@ fn any_order_reads_give_the_batch_identities_in_file_order() {
 fn a_bitvavo_export_newest_first_streams_in_any_order() {
     let bytes = data("bitvavo/bitvavo-2025.csv");
     let batch = import(&bytes, &ImportOptions::default());
-    let mut got = Vec::new();
-    let mut source = Trickle {
-        rest: &bytes,
-        block: 64,
-    };
-    let (streamed, _) = importers::import_read_any_order(
-        &mut source,
-        bytes.len(),
-        &ImportOptions::default(),
-        true,
-        &mut |chunk| {
-            got.extend(chunk);
-            true
-        },
-    );
+    let (streamed, mut got) = any_order(&bytes);
     let result = done(streamed);
     assert_eq!(rendered(&result, "b.csv"), rendered(&batch, "b.csv"));
     assert_eq!(result.skipped, batch.skipped);
@@ -361,21 +347,7 @@ fn a_coinbase_report_streams_in_any_order_and_in_time_order() {
             .iter()
             .all(Transaction::matches_by_content_key)
     );
-    let mut got = Vec::new();
-    let mut source = Trickle {
-        rest: &bytes,
-        block: 64,
-    };
-    let (streamed, _) = importers::import_read_any_order(
-        &mut source,
-        bytes.len(),
-        &ImportOptions::default(),
-        true,
-        &mut |chunk| {
-            got.extend(chunk);
-            true
-        },
-    );
+    let (streamed, mut got) = any_order(&bytes);
     let result = done(streamed);
     assert_eq!(rendered(&result, "c.csv"), rendered(&batch, "c.csv"));
     assert_eq!(result.skipped, batch.skipped);
