@@ -27,7 +27,7 @@ use crate::read::{ledger_version, meta_value};
 mod prices;
 mod stream;
 
-pub use stream::{StreamEnd, StreamOrder};
+pub use stream::{StreamEnd, StreamOrder, StreamPlan};
 
 const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 
@@ -978,7 +978,14 @@ impl BulkWriter {
         }
     }
 
-    /// Inserts `r` as row `seq` with the prepared [`INSERT_SPOT_BULK`].
+    /// Whether the account of `r` (spelled `account`) exists: by this spelling, or folded.
+    fn knows_account(&self, ids: &Ids, account: &str) -> bool {
+        self.accounts.contains_key(account)
+            || ids.accounts.contains_key(&account.trim().to_lowercase())
+    }
+
+    /// Inserts `r` as row `seq` with the prepared [`INSERT_SPOT_BULK`] or [`INSERT_SPOT`];
+    /// `false` when the latter found its identity stored.
     fn insert(
         &mut self,
         tx: &Transaction<'_>,
@@ -986,7 +993,7 @@ impl BulkWriter {
         ids: &mut Ids,
         r: &NewSpotRecord,
         seq: i64,
-    ) -> PortResult<()> {
+    ) -> PortResult<bool> {
         // Accounts by exact spelling: no case folding per row.
         let account = if let Some(id) = self.accounts.get(r.account.as_str()) {
             *id
@@ -996,10 +1003,11 @@ impl BulkWriter {
             id
         };
         let assets = asset_ids(tx, ids, r)?;
-        self.bind(statement, r, seq, account, assets)
+        let changed = self
+            .bind(statement, r, seq, account, assets)
             .and_then(|()| statement.raw_execute())
             .map_err(map_err)?;
-        Ok(())
+        Ok(changed == 1)
     }
 
     /// Stages `r` with the prepared `stream::INSERT_STAGE`: the columns of

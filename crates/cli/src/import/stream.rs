@@ -13,7 +13,7 @@
 use std::sync::mpsc;
 
 use importers::{ImportOptions, ImportResult, Streamed, Transaction};
-use ledger_sqlite::{StreamEnd, StreamOrder};
+use ledger_sqlite::{StreamEnd, StreamOrder, StreamPlan};
 use use_cases::ports::NewSpotRecord;
 
 use super::{ImportArgs, Progress, RecordPosition};
@@ -73,9 +73,10 @@ enum Pass {
 /// Imports a large generic, Bitvavo, Coinbase or Kraken ledgers file through the streamed
 /// path, reading it block by block from `source` (`size` bytes): first in time order, and
 /// when a row comes out of order (a Kraken file at once), again with the rows staged in the
-/// store (`StreamOrder::Any`), so a file in any order is read in bounded memory. `None` when the file is not one (other formats, small
-/// files, a ledger larger than the file): the caller then takes the batch path, nothing
-/// having been written.
+/// store (`StreamOrder::Any`), so a file in any order is read in bounded memory, into a
+/// ledger of any size (the store checks each record against a larger ledger's key index).
+/// `None` when the file is not one (other formats, small files, a Kraken file out of time
+/// order): the caller then takes the batch path, nothing having been written.
 pub(super) fn import(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,
@@ -84,8 +85,7 @@ pub(super) fn import(
     options: &ImportOptions,
     args: &ImportArgs,
 ) -> Option<FileReport> {
-    let rows_hint = size / 64;
-    if size < STREAM_MIN_BYTES || !store.can_stream_import(rows_hint).unwrap_or(false) {
+    if size < STREAM_MIN_BYTES {
         return None;
     }
     let progress = Progress::sized(name, size);
@@ -134,7 +134,8 @@ fn import_streamed(
     progress: &Progress,
     order: StreamOrder,
 ) -> Pass {
-    let rows_hint = size / 64;
+    // About how many records the file holds: the store chooses its write mode by it.
+    let records = size / 64;
     let skip_invalid = args.skip_invalid;
     let dry_run = args.dry_run;
     std::thread::scope(|scope| {
@@ -143,7 +144,7 @@ fn import_streamed(
         let (retired, to_free) = mpsc::channel::<Vec<Item>>();
         scope.spawn(move || to_free.into_iter().for_each(drop));
         let parser = scope.spawn(move || {
-            let mut lines = Vec::with_capacity(rows_hint);
+            let mut lines = Vec::with_capacity(records);
             let (streamed, sha256) = reader(order)(
                 source,
                 size,
@@ -178,7 +179,7 @@ fn import_streamed(
         // Positions of the duplicates, in insertion order.
         let mut positions: Vec<(Vec<u64>, Option<usize>, String)> = Vec::new();
         let written = store.import_stream(
-            order,
+            StreamPlan { order, records },
             receiver.into_iter(),
             |item: &Item| &item.record,
             |item, _| {

@@ -420,8 +420,13 @@ fn version_names_the_time_zone_database() {
 /// A generic file large enough for the streamed path (over 3 MiB), in time order, with
 /// `bad` rows (0-based) whose amount does not parse.
 fn large_generic(path: &Path, rows: u64, bad: &[u64]) {
+    large_generic_rows(path, 0..rows, bad);
+}
+
+/// [`large_generic`] with the rows `rows` of the same series.
+fn large_generic_rows(path: &Path, rows: std::ops::Range<u64>, bad: &[u64]) {
     let mut text = format!("{GENERIC_HEADER}\n");
-    for i in 0..rows {
+    for i in rows {
         let amount = if bad.contains(&i) {
             "x".to_owned()
         } else {
@@ -558,6 +563,71 @@ fn a_large_file_out_of_order_streams_to_the_ledger_of_its_sorted_rows() {
     assert_eq!(stored_rows(&out_of_order), stored_rows(&in_order));
     let keys = |ledger: &Path| stdout(&run(ledger, &["--json", "tx", "--keys"]));
     assert_eq!(keys(&out_of_order), keys(&in_order));
+}
+
+/// A large file into a ledger holding more rows than it: streamed with each row checked
+/// against the stored keys, in time order or not, all or nothing, duplicates reported.
+#[test]
+fn a_large_file_streams_into_a_larger_ledger() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = dir.path().join("first.csv");
+    large_generic(&first, 75_000, &[]);
+    // 45,000 rows, the first 20,000 of them stored already, two of the new ones bad.
+    let sorted = dir.path().join("sorted.csv");
+    large_generic_rows(&sorted, 55_000..100_000, &[80_000, 99_000]);
+    let text = std::fs::read_to_string(&sorted).unwrap();
+    assert!(
+        text.len() / 64 < 75_000,
+        "the ledger is larger than the file"
+    );
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[1..].reverse();
+    let reversed = dir.path().join("reversed.csv");
+    std::fs::write(&reversed, lines.join("\n") + "\n").unwrap();
+    let a = dir.path().join("a.sqlite");
+    let output = run(&a, &["import", first.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let b = dir.path().join("b.sqlite");
+    std::fs::copy(&a, &b).unwrap();
+    let before = stored_rows(&a);
+    for (ledger, file, line) in [(&a, &sorted, 25_002), (&b, &reversed, 20_001)] {
+        let name = file.to_str().unwrap();
+        // Rejected: nothing written, the bad rows reported at their lines.
+        let output = run(ledger, &["import", name]);
+        assert_eq!(output.status.code(), Some(1));
+        let errors = stderr(&output);
+        assert!(
+            errors.contains(&format!("{name}:{line}:5: error[bad-decimal]")),
+            "{errors}"
+        );
+        assert_eq!(counts(ledger), (1, 75_000, 0));
+        let output = run(ledger, &["--json", "import", name, "--skip-invalid"]);
+        assert_eq!(output.status.code(), Some(1), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(report["files"][0]["added"], 24_998);
+        assert_eq!(report["files"][0]["duplicates"], 20_000);
+        assert_eq!(report["files"][0]["rows"]["duplicate"], 20_000);
+        assert_eq!(counts(ledger), (2, 99_998, 0));
+    }
+    let after = stored_rows(&a);
+    assert_eq!(after.get(..75_000), Some(before.as_slice()));
+    assert_eq!(stored_rows(&b), after);
+    let keys = |ledger: &Path| stdout(&run(ledger, &["--json", "tx", "--keys"]));
+    assert_eq!(keys(&b), keys(&a));
+    // Again: every row is a duplicate, found through the key index the imports kept.
+    let output = run(
+        &b,
+        &[
+            "--json",
+            "import",
+            sorted.to_str().unwrap(),
+            "--skip-invalid",
+        ],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], 44_998);
+    assert_eq!(counts(&b), (2, 99_998, 0));
 }
 
 /// A Coinbase report of `rows` rows, oldest first (`v4`, or `v3` without ids): buys, and

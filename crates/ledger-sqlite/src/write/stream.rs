@@ -14,8 +14,8 @@ use use_cases::ports::{
 use core_domain::Asset;
 
 use super::{
-    BulkJournal, BulkWriter, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
-    rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
+    BulkJournal, BulkWriter, Common, INSERT_SPOT, INSERT_SPOT_BULK, Ids, KeyMap, bump_version,
+    insert_log, rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
 use crate::codec::{StoredKey, key_col};
@@ -43,6 +43,42 @@ pub enum StreamOrder {
     /// arrival) order, with their accounts and assets created in that order, so the ledger
     /// is the one their insertion order would give.
     Any,
+}
+
+/// How a stream is to be written: the order its records arrive in, and about how many there
+/// are (an estimate: it only chooses the write mode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StreamPlan {
+    /// The order in which the records arrive.
+    pub order: StreamOrder,
+    /// About how many records the stream brings.
+    pub records: usize,
+}
+
+/// How a stream's identities are checked and the key index kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WriteMode {
+    /// Every stored identity in memory, the key index dropped and rebuilt in one sort at the
+    /// end: cheaper than an index probe per record while the ledger holds no more rows than
+    /// the stream.
+    Bulk,
+    /// Each record looked up in the stored rows' key index (or inserted with `ON CONFLICT DO
+    /// NOTHING`), the index kept and grown by each insert, as the batch path does: loading a
+    /// larger ledger's identities and sorting all its keys again would cost more, and hold
+    /// memory in proportion to the ledger.
+    Checked,
+}
+
+impl WriteMode {
+    /// Bulk when the ledger holds no more rows than the stream brings, checked otherwise.
+    fn choose(tx: &Transaction<'_>, records: usize) -> PortResult<Self> {
+        let stored = stored_rows(tx)?;
+        Ok(if usize::try_from(stored).is_ok_and(|n| n <= records) {
+            Self::Bulk
+        } else {
+            Self::Checked
+        })
+    }
 }
 
 /// The staging table of a [`StreamOrder::Any`] stream: the columns of `spot_rows`, with the
@@ -74,56 +110,91 @@ const UNSTAGE: &str = "INSERT INTO main.spot_rows (seq, row_key, account_id, tx_
      FROM temp.import_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
      ORDER BY s.instant, s.first_line, s.arrival";
 
+/// A place in insertion order: (instant, first line, rank). A staged record's rank is
+/// `2 × arrival + 1`; a duplicate's is `2 × the next arrival`, between the records staged
+/// before and after it.
+type Place = (i64, u64, i64);
+
 /// Where each account spelling and asset of a staged stream is first used in insertion
-/// order: (instant, first line, arrival, slot), the slot being the asset's column in the
-/// order the row insert resolves them. Creating them in that order gives them the ids (and
-/// an account the spelling) that inserting in that order would.
+/// order: the place and the slot, the asset's column in the order the row insert resolves
+/// them. Creating them in that order gives them the ids (and an account the spelling) that
+/// inserting in that order would.
 #[derive(Default)]
 struct FirstUse {
-    accounts: KeyMap<String, (i64, u64, i64, u8)>,
-    assets: KeyMap<Asset, (i64, u64, i64, u8)>,
+    accounts: KeyMap<String, (Place, u8)>,
+    assets: KeyMap<Asset, (Place, u8)>,
+    /// Checked duplicates by identity: their failed insert, in the batch path, creates their
+    /// assets when their account exists by then (place, account folded, assets).
+    duplicates: Vec<(Place, String, [Option<Asset>; 6])>,
+}
+
+/// The place of `r` with `rank`.
+fn place(r: &NewSpotRecord, rank: i64) -> Place {
+    let line = r.source_lines.first().copied().unwrap_or(0);
+    (r.instant.unix_nanos(), line, rank)
+}
+
+/// Notes the use of `assets` at `at`, keeping each one's earliest.
+fn note_assets(first: &mut KeyMap<Asset, (Place, u8)>, at: Place, assets: [Option<Asset>; 6]) {
+    for (slot, asset) in (0u8..).zip(assets) {
+        let Some(asset) = asset else { continue };
+        let old = first.entry(asset).or_insert((at, slot));
+        *old = (*old).min((at, slot));
+    }
 }
 
 impl FirstUse {
+    /// `r`, staged with `arrival`.
     fn note(&mut self, r: &NewSpotRecord, arrival: i64) {
-        let at = (
-            r.instant.unix_nanos(),
-            r.source_lines.first().copied().unwrap_or(0),
-            arrival,
-        );
-        let earlier = |old: &(i64, u64, i64, u8), slot: u8| (at.0, at.1, at.2, slot) < *old;
+        let at = place(r, arrival.saturating_mul(2).saturating_add(1));
         match self.accounts.get_mut(r.account.as_str()) {
-            Some(old) => {
-                if earlier(old, 0) {
-                    *old = (at.0, at.1, at.2, 0);
-                }
-            }
+            Some(old) => *old = (*old).min((at, 0)),
             None => {
-                self.accounts
-                    .insert(r.account.clone(), (at.0, at.1, at.2, 0));
+                self.accounts.insert(r.account.clone(), (at, 0));
             }
         }
-        for (slot, asset) in (0u8..).zip(record_assets(r)) {
-            let Some(asset) = asset else { continue };
-            let old = self.assets.entry(asset).or_insert((at.0, at.1, at.2, slot));
-            if earlier(old, slot) {
-                *old = (at.0, at.1, at.2, slot);
-            }
-        }
+        note_assets(&mut self.assets, at, record_assets(r));
+    }
+
+    /// `r`, a duplicate by identity met when `next` was the next arrival.
+    fn note_duplicate(&mut self, r: &NewSpotRecord, next: i64) {
+        let at = place(r, next.saturating_mul(2));
+        let fold = r.account.trim().to_lowercase();
+        self.duplicates.push((at, fold, record_assets(r)));
     }
 
     /// Creates the accounts and assets in order of first use and fills the stage's maps.
     fn resolve(self, tx: &Transaction<'_>, ids: &mut Ids) -> PortResult<()> {
-        let mut accounts: Vec<_> = self.accounts.into_iter().collect();
+        let Self {
+            accounts,
+            mut assets,
+            mut duplicates,
+        } = self;
+        let mut accounts: Vec<_> = accounts.into_iter().collect();
         accounts.sort_unstable_by_key(|(_, at)| *at);
+        // Stable: duplicates at one place keep their arrival order.
+        duplicates.sort_by_key(|(at, _, _)| *at);
+        let mut duplicates = duplicates.into_iter().peekable();
+        // A duplicate's assets count when its account exists by its place.
+        let mut known = |assets: &mut KeyMap<_, _>, ids: &Ids, until: Option<Place>| {
+            while let Some((at, fold, used)) =
+                duplicates.next_if(|(at, _, _)| until.is_none_or(|until| *at < until))
+            {
+                if ids.accounts.contains_key(&fold) {
+                    note_assets(assets, at, used);
+                }
+            }
+        };
         let mut statement = tx
             .prepare("INSERT INTO temp.import_stage_accounts (name, id) VALUES (?1, ?2)")
             .map_err(map_err)?;
-        for (name, _) in accounts {
+        for (name, (at, _)) in accounts {
+            known(&mut assets, ids, Some(at));
             let id = ids.account(tx, &name)?;
             statement.execute(params![name, id]).map_err(map_err)?;
         }
-        let mut assets: Vec<_> = self.assets.into_iter().collect();
+        known(&mut assets, ids, None);
+        let mut assets: Vec<_> = assets.into_iter().collect();
         assets.sort_unstable_by_key(|(_, at)| *at);
         let mut statement = tx
             .prepare("INSERT INTO temp.import_stage_assets (symbol, id) VALUES (?1, ?2)")
@@ -260,6 +331,121 @@ fn by_content(
     }))
 }
 
+/// How a stream's records are checked against the stored rows.
+struct Checks {
+    /// Bulk mode: every identity of the ledger, with its row's seq (the key index is dropped
+    /// until the end). Checked mode: `None`, the key index answers.
+    seen: Option<Seen>,
+    staged: bool,
+    /// Whether futures rows exist (checked mode): otherwise none is asked for.
+    probe_futures: bool,
+    first_seq: i64,
+}
+
+impl Checks {
+    fn new(
+        tx: &Transaction<'_>,
+        mode: WriteMode,
+        staged: bool,
+        first_seq: i64,
+    ) -> PortResult<Self> {
+        let seen = match mode {
+            WriteMode::Bulk => {
+                let seen = Seen::load(tx)?;
+                tx.execute_batch("DROP INDEX spot_rows_key")
+                    .map_err(map_err)?;
+                Some(seen)
+            }
+            WriteMode::Checked => None,
+        };
+        let probe_futures = mode == WriteMode::Checked
+            && tx
+                .query_row("SELECT EXISTS (SELECT 1 FROM futures_rows)", [], |row| {
+                    row.get::<_, bool>(0)
+                })
+                .map_err(map_err)?;
+        Ok(Self {
+            seen,
+            staged,
+            probe_futures,
+            first_seq,
+        })
+    }
+
+    /// The duplicate that record `index` of the stream, `r`, is of a stored row, as far as
+    /// it is found before `r` is written (`next` being the next seq or arrival); an inserted
+    /// record in checked mode is also checked by its insert. `known` tells whether `r`'s
+    /// account exists.
+    fn before_write(
+        &self,
+        tx: &Transaction<'_>,
+        r: &NewSpotRecord,
+        index: usize,
+        known: impl FnOnce() -> bool,
+        first_use: &mut FirstUse,
+        next: i64,
+    ) -> PortResult<Option<Duplicate>> {
+        // Matched by content key first, as the batch path does (a Coinbase v4 row against
+        // older reports); the stream's own keys are distinct.
+        if let Some(duplicate) = by_content(tx, r, index, self.first_seq)? {
+            return Ok(Some(duplicate));
+        }
+        if let Some(seen) = &self.seen {
+            return seen
+                .get(&r.row_key)
+                .map(|at| duplicate_of(tx, r, index, at, self.first_seq))
+                .transpose();
+        }
+        if self.staged {
+            // Looked up now. The batch path inserts a duplicate whose account exists, unless
+            // it is a futures row: the failed insert creates its assets, so note them too.
+            let found = super::duplicate_of(tx, &common(r, index), self.first_seq)?;
+            if found.is_some() && !in_futures(tx, self.probe_futures, r)? {
+                first_use.note_duplicate(r, next);
+            }
+            return Ok(found);
+        }
+        // Found by the insert, unless a duplicate could create its account or be a futures
+        // row (as in the batch path).
+        if !known() || in_futures(tx, self.probe_futures, r)? {
+            return super::duplicate_of(tx, &common(r, index), self.first_seq);
+        }
+        Ok(None)
+    }
+
+    /// The duplicate of a stored row that record `index`, `r`, is, its insert having met a
+    /// stored identity.
+    fn conflict(
+        &self,
+        tx: &Transaction<'_>,
+        r: &NewSpotRecord,
+        index: usize,
+    ) -> PortResult<Duplicate> {
+        super::duplicate_of(tx, &common(r, index), self.first_seq)?
+            .ok_or_else(|| corrupt("row key", "conflict without a stored row"))
+    }
+}
+
+/// The fields of record `index`, `r`, that the batch path's duplicate report reads.
+fn common(r: &NewSpotRecord, index: usize) -> Common<'_> {
+    Common {
+        record: RecordRef::Spot(index),
+        account: &r.account,
+        row_key: &r.row_key,
+        content_key: r.content_key.as_deref(),
+    }
+}
+
+/// Whether `r`'s identity is a futures row's (asked only when futures rows exist).
+fn in_futures(tx: &Transaction<'_>, probe_futures: bool, r: &NewSpotRecord) -> PortResult<bool> {
+    Ok(probe_futures
+        && super::key_exists(
+            tx,
+            "SELECT 1 FROM futures_rows WHERE row_key = ?1",
+            &r.row_key,
+        )?)
+}
+
 /// The account (folded) and content key of the row `seq`, spot or futures.
 fn row_by_seq(tx: &Transaction<'_>, seq: i64) -> PortResult<(String, Option<String>)> {
     tx.prepare_cached(
@@ -278,34 +464,29 @@ fn row_by_seq(tx: &Transaction<'_>, seq: i64) -> PortResult<(String, Option<Stri
 }
 
 impl SqliteLedger {
-    /// Whether a streamed import of about `rows` records may run: the ledger holds no more
-    /// rows than that, so loading its identities and rebuilding the key index costs less
-    /// than a checked insert per record.
-    pub fn can_stream_import(&self, rows: usize) -> PortResult<bool> {
-        let stored = stored_rows(&self.conn)?;
-        Ok(usize::try_from(stored).is_ok_and(|n| n <= rows))
-    }
-
-    /// Writes spot records that arrive in chunks, in insertion order, in one transaction
-    /// (the bulk path: identities checked in memory against the stored ones and the earlier
-    /// records, the key index rebuilt at the end). `record` reads the store record of an
+    /// Writes spot records that arrive in chunks, in insertion order, in one transaction.
+    /// Into a ledger holding no more rows than `plan.records`, identities are checked in
+    /// memory against the stored ones and the key index is rebuilt at the end (the bulk
+    /// path); into a larger one each record is checked against the stored rows' key index,
+    /// which is kept (the batch path's checks). `record` reads the store record of an
     /// item; `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
     /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
-    /// must have distinct identities (a file's do); two equal ones fail the commit. A record
+    /// must have distinct identities (a file's do); of two equal ones, the second fails the
+    /// commit (or, checked in insertion order, is a duplicate, as in a batch). A record
     /// with `dedupe_by_content_key` is first looked up by its content key among the stored
     /// rows, as in the batch path (a stream's own content keys are distinct, a file's being
     /// numbered).
     ///
-    /// With [`StreamOrder::Any`] the records may arrive in any order: they are staged and
+    /// With [`StreamOrder::Any`] in `plan` the records may arrive in any order: they are staged and
     /// inserted in ascending (instant, first source line, arrival) order when `end` commits.
     ///
     /// # Errors
     /// Any store failure; the transaction is rolled back.
     pub fn import_stream<T>(
         &mut self,
-        order: StreamOrder,
+        plan: StreamPlan,
         chunks: impl Iterator<Item = Vec<T>>,
         record: impl Fn(&T) -> &NewSpotRecord,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
@@ -318,7 +499,7 @@ impl SqliteLedger {
         let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
         // Staged rows go to a temporary file, not to memory; setting the store back drops
         // the staging tables (it cannot change inside the transaction once they exist).
-        let staged = order == StreamOrder::Any;
+        let staged = plan.order == StreamOrder::Any;
         let result = if staged {
             self.conn
                 .pragma_update(None, "temp_store", "FILE")
@@ -327,7 +508,7 @@ impl SqliteLedger {
             Ok(())
         };
         let result = result.and_then(|()| {
-            self.import_stream_in_tx(order, chunks, &record, &mut on_duplicate, &mut retire, end)
+            self.import_stream_in_tx(plan, chunks, &record, &mut on_duplicate, &mut retire, end)
         });
         if staged {
             let _ = self.conn.pragma_update(None, "temp_store", "MEMORY");
@@ -345,7 +526,7 @@ impl SqliteLedger {
 
     fn import_stream_in_tx<T>(
         &mut self,
-        order: StreamOrder,
+        plan: StreamPlan,
         chunks: impl Iterator<Item = Vec<T>>,
         record: &impl Fn(&T) -> &NewSpotRecord,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
@@ -360,11 +541,9 @@ impl SqliteLedger {
         let import_id = insert_log(&tx, &placeholder_log())?;
         let mut ids = Ids::load(&tx)?;
         let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
-        // Every identity of the ledger and of the records so far, with its row's seq.
-        let seen = Seen::load(&tx)?;
-        tx.execute_batch("DROP INDEX spot_rows_key")
-            .map_err(map_err)?;
-        let staged = order == StreamOrder::Any;
+        let mode = WriteMode::choose(&tx, plan.records)?;
+        let staged = plan.order == StreamOrder::Any;
+        let checks = Checks::new(&tx, mode, staged, first_seq)?;
         if staged {
             tx.execute_batch(CREATE_STAGE).map_err(map_err)?;
         }
@@ -374,10 +553,10 @@ impl SqliteLedger {
         let mut seq = first_seq;
         {
             let mut statement = tx
-                .prepare(if staged {
-                    INSERT_STAGE
-                } else {
-                    INSERT_SPOT_BULK
+                .prepare(match (staged, mode) {
+                    (true, _) => INSERT_STAGE,
+                    (false, WriteMode::Bulk) => INSERT_SPOT_BULK,
+                    (false, WriteMode::Checked) => INSERT_SPOT,
                 })
                 .map_err(map_err)?;
             let mut writer = BulkWriter::new(import_id);
@@ -388,24 +567,25 @@ impl SqliteLedger {
                     if r.row_key.is_empty() {
                         return Err(super::invalid("row key", "a record has an empty identity"));
                     }
-                    // Matched by content key first, as the batch path does (a Coinbase
-                    // v4 row against older reports); the stream's own keys are distinct.
-                    if let Some(duplicate) = by_content(&tx, r, index, first_seq)? {
-                        on_duplicate(item, &duplicate);
-                        outcome.duplicates.push(duplicate);
-                    } else if let Some(stored_seq) = seen.get(&r.row_key) {
-                        let duplicate = duplicate_of(&tx, r, index, stored_seq, first_seq)?;
-                        on_duplicate(item, &duplicate);
-                        outcome.duplicates.push(duplicate);
+                    let known = || writer.knows_account(&ids, &r.account);
+                    let duplicate =
+                        checks.before_write(&tx, r, index, known, &mut first_use, seq)?;
+                    let duplicate = if let Some(duplicate) = duplicate {
+                        Some(duplicate)
                     } else if staged {
                         first_use.note(r, seq);
                         writer.stage(&mut statement, r, seq)?;
-                        outcome.added_spot += 1;
-                        seq = seq
-                            .checked_add(1)
-                            .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+                        None
+                    } else if writer.insert(&tx, &mut statement, &mut ids, r, seq)? {
+                        None
                     } else {
-                        writer.insert(&tx, &mut statement, &mut ids, r, seq)?;
+                        // `ON CONFLICT DO NOTHING` found the identity among the rows.
+                        Some(checks.conflict(&tx, r, index)?)
+                    };
+                    if let Some(duplicate) = duplicate {
+                        on_duplicate(item, &duplicate);
+                        outcome.duplicates.push(duplicate);
+                    } else {
                         outcome.added_spot += 1;
                         seq = seq
                             .checked_add(1)
@@ -416,7 +596,7 @@ impl SqliteLedger {
                 retire(chunk);
             }
         }
-        drop(seen);
+        drop(checks);
         let log = match end() {
             StreamEnd::Commit(log) => log,
             StreamEnd::DryRun => {
@@ -432,7 +612,9 @@ impl SqliteLedger {
         if staged {
             unstage(&tx, first_use, &mut ids, first_seq, outcome.added_spot)?;
         }
-        rebuild_key_index(&tx)?;
+        if mode == WriteMode::Bulk {
+            rebuild_key_index(&tx)?;
+        }
         tx.pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
             .map_err(map_err)?;
         let added = outcome.added_spot;
@@ -539,3 +721,6 @@ fn complete_log(
     .map_err(map_err)?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,26 +1,36 @@
-//! The streamed bulk import (`SqliteLedger::import_stream`): same rows, duplicates and log as
-//! the batch path; abandoned and dry runs write nothing.
+//! The streamed import (`SqliteLedger::import_stream`), in both write modes (bulk into a
+//! ledger no larger than the stream, checked into a larger one): same rows, duplicates and log
+//! as the batch path; abandoned and dry runs write nothing.
 
-use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder};
+use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder, StreamPlan};
 use use_cases::ports::{
     DuplicateMatch, ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef,
 };
 
 use crate::support::{batch, buy, log, memory};
 
-/// Streams `records` in chunks of two, ending with `end`; returns the outcome and the
-/// indices the duplicate callback heard of.
+/// The two write modes: the stream announces more records than any ledger here holds (bulk),
+/// or none (checked, once the ledger holds a row).
+const MODES: [usize; 2] = [usize::MAX, 0];
+
+/// Streams `records` in chunks of two, in insertion order, announced as `announced` records,
+/// ending with `end`; returns the outcome and the keys the duplicate callback heard of.
 fn stream(
     ledger: &mut SqliteLedger,
+    announced: usize,
     records: &[NewSpotRecord],
     end: StreamEnd,
 ) -> (ImportOutcome, Vec<String>) {
-    stream_in(ledger, StreamOrder::Insertion, records, end)
+    let plan = StreamPlan {
+        order: StreamOrder::Insertion,
+        records: announced,
+    };
+    stream_in(ledger, plan, records, end)
 }
 
 fn stream_in(
     ledger: &mut SqliteLedger,
-    order: StreamOrder,
+    plan: StreamPlan,
     records: &[NewSpotRecord],
     end: StreamEnd,
 ) -> (ImportOutcome, Vec<String>) {
@@ -29,7 +39,7 @@ fn stream_in(
     let mut retired = 0;
     let outcome = ledger
         .import_stream(
-            order,
+            plan,
             chunks.into_iter(),
             |r: &NewSpotRecord| r,
             |r, d| {
@@ -64,6 +74,12 @@ fn second() -> Vec<NewSpotRecord> {
 
 #[test]
 fn a_stream_stores_what_the_batch_path_stores() {
+    for announced in MODES {
+        a_stream_stores_what_the_batch_path_stores_when(announced);
+    }
+}
+
+fn a_stream_stores_what_the_batch_path_stores_when(announced: usize) {
     let mut batched = memory();
     batched
         .write_import_batch(&batch("one.csv", first()))
@@ -75,7 +91,12 @@ fn a_stream_stores_what_the_batch_path_stores() {
     streamed
         .write_import_batch(&batch("one.csv", first()))
         .unwrap();
-    let (outcome, heard) = stream(&mut streamed, &second(), StreamEnd::Commit(log("two.csv")));
+    let (outcome, heard) = stream(
+        &mut streamed,
+        announced,
+        &second(),
+        StreamEnd::Commit(log("two.csv")),
+    );
     assert_eq!(heard, ["b", "a"]);
     assert_eq!(
         outcome
@@ -130,6 +151,16 @@ fn shuffled() -> Vec<NewSpotRecord> {
 
 #[test]
 fn an_any_order_stream_stores_what_the_batch_path_stores() {
+    for records in MODES {
+        let plan = StreamPlan {
+            order: StreamOrder::Any,
+            records,
+        };
+        an_any_order_stream_stores_what_the_batch_path_stores_when(plan);
+    }
+}
+
+fn an_any_order_stream_stores_what_the_batch_path_stores_when(plan: StreamPlan) {
     let mut batched = memory();
     batched
         .write_import_batch(&batch("one.csv", first()))
@@ -142,16 +173,11 @@ fn an_any_order_stream_stores_what_the_batch_path_stores() {
         .write_import_batch(&batch("one.csv", first()))
         .unwrap();
     // An abandoned staged stream leaves no stage behind for the next one.
-    let (abandoned, _) = stream_in(
-        &mut streamed,
-        StreamOrder::Any,
-        &shuffled(),
-        StreamEnd::Abandon,
-    );
+    let (abandoned, _) = stream_in(&mut streamed, plan, &shuffled(), StreamEnd::Abandon);
     assert!(!abandoned.committed);
     let (outcome, heard) = stream_in(
         &mut streamed,
-        StreamOrder::Any,
+        plan,
         &shuffled(),
         StreamEnd::Commit(log("two.csv")),
     );
@@ -172,6 +198,12 @@ fn an_any_order_stream_stores_what_the_batch_path_stores() {
 
 #[test]
 fn abandoned_and_dry_streams_write_nothing() {
+    for announced in MODES {
+        abandoned_and_dry_streams_write_nothing_when(announced);
+    }
+}
+
+fn abandoned_and_dry_streams_write_nothing_when(announced: usize) {
     let mut ledger = memory();
     ledger
         .write_import_batch(&batch("one.csv", first()))
@@ -181,9 +213,9 @@ fn abandoned_and_dry_streams_write_nothing() {
         ledger.import_log().unwrap(),
         ledger.ledger_version().unwrap(),
     );
-    let (outcome, _) = stream(&mut ledger, &second(), StreamEnd::Abandon);
+    let (outcome, _) = stream(&mut ledger, announced, &second(), StreamEnd::Abandon);
     assert!(!outcome.committed);
-    let (dry, heard) = stream(&mut ledger, &second(), StreamEnd::DryRun);
+    let (dry, heard) = stream(&mut ledger, announced, &second(), StreamEnd::DryRun);
     assert!(!dry.committed);
     assert_eq!((dry.added_spot, heard.len()), (3, 2));
     let after = (
@@ -206,8 +238,12 @@ fn repeated_identities_in_one_stream_fail_the_commit() {
         buy("x", "Kraken", "2024-01-02T00:00:00Z", 3),
     ];
     let chunks = vec![records];
+    let plan = StreamPlan {
+        order: StreamOrder::Insertion,
+        records: 2,
+    };
     let result = ledger.import_stream(
-        StreamOrder::Insertion,
+        plan,
         chunks.into_iter(),
         |r: &NewSpotRecord| r,
         |_, _| {},
@@ -233,13 +269,13 @@ fn a_file_ledger_returns_to_wal_after_a_stream_with_or_without_a_reader() {
     };
     {
         let mut ledger = SqliteLedger::open(&path).unwrap();
-        let (outcome, _) = stream(&mut ledger, &first(), StreamEnd::Commit(log("one.csv")));
+        let (outcome, _) = stream(&mut ledger, 2, &first(), StreamEnd::Commit(log("one.csv")));
         assert_eq!(outcome.added_spot, 2);
         assert_eq!(mode(&ledger), "wal");
         // A reader holds the file: the stream keeps WAL and still commits.
         let reader = ledger_sqlite::ReadOnlyLedger::open(&path).unwrap();
         assert_eq!(reader.spot_rows().unwrap().len(), 2);
-        let (outcome, _) = stream(&mut ledger, &second(), StreamEnd::Commit(log("two.csv")));
+        let (outcome, _) = stream(&mut ledger, 5, &second(), StreamEnd::Commit(log("two.csv")));
         assert_eq!(outcome.added_spot, 3);
         assert_eq!(mode(&ledger), "wal");
         assert_eq!(reader.spot_rows().unwrap().len(), 5);
@@ -310,7 +346,11 @@ fn content_keys_match_in_a_stream_as_in_a_batch() {
             ("v4-seen", DuplicateMatch::Identity)
         ]
     );
-    for order in [StreamOrder::Insertion, StreamOrder::Any] {
+    let plans = [StreamOrder::Insertion, StreamOrder::Any]
+        .into_iter()
+        .flat_map(|order| MODES.map(|records| StreamPlan { order, records }));
+    for plan in plans {
+        let order = plan.order;
         let mut streamed = memory();
         streamed
             .write_import_batch(&batch("v3.csv", stored()))
@@ -321,7 +361,7 @@ fn content_keys_match_in_a_stream_as_in_a_batch() {
         }
         let outcome = streamed
             .import_stream(
-                order,
+                plan,
                 std::iter::once(records),
                 |r: &NewSpotRecord| r,
                 |_, _| {},
@@ -331,7 +371,7 @@ fn content_keys_match_in_a_stream_as_in_a_batch() {
             .unwrap();
         let mut got = summary(&outcome);
         got.sort_by(|a, b| a.0.cmp(&b.0));
-        assert_eq!(got, want, "{order:?}");
+        assert_eq!(got, want, "{plan:?}");
         assert_eq!(outcome.added_spot, expected.added_spot);
         assert_eq!(streamed.spot_rows().unwrap(), batched.spot_rows().unwrap());
     }
