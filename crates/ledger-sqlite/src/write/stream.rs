@@ -71,8 +71,8 @@ enum WriteMode {
 
 impl WriteMode {
     /// Bulk when the ledger holds no more rows than the stream brings, checked otherwise.
-    fn choose(tx: &Transaction<'_>, records: usize) -> PortResult<Self> {
-        let stored = stored_rows(tx)?;
+    fn choose(conn: &rusqlite::Connection, records: usize) -> PortResult<Self> {
+        let stored = stored_rows(conn)?;
         Ok(if usize::try_from(stored).is_ok_and(|n| n <= records) {
             Self::Bulk
         } else {
@@ -399,7 +399,15 @@ impl Checks {
         if self.staged {
             // Looked up now. The batch path inserts a duplicate whose account exists, unless
             // it is a futures row: the failed insert creates its assets, so note them too.
-            let found = super::duplicate_of(tx, &common(r, index), self.first_seq)?;
+            // One probe of the key index (it covers the query); the rare duplicate is read.
+            let stored =
+                super::key_exists(tx, "SELECT 1 FROM spot_rows WHERE row_key = ?1", &r.row_key)?
+                    || in_futures(tx, self.probe_futures, r)?;
+            let found = if stored {
+                super::duplicate_of(tx, &common(r, index), self.first_seq)?
+            } else {
+                None
+            };
             if found.is_some() && !in_futures(tx, self.probe_futures, r)? {
                 first_use.note_duplicate(r, next);
             }
@@ -493,10 +501,17 @@ impl SqliteLedger {
         mut retire: impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
     ) -> PortResult<ImportOutcome> {
-        let journal = BulkJournal::enter(&self.conn);
-        // The key-index build scans the whole table: through the page cache, not a memory
-        // map, so the process does not map the ledger it writes (peak memory stays flat).
-        let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
+        // Chosen before the transaction, for its journal: should another writer add rows
+        // meanwhile, the mode is only slower, never wrong.
+        let mode = WriteMode::choose(&self.conn, plan.records)?;
+        // Bulk: the rollback journal (the appended pages are not written twice), and the
+        // key-index build scans the whole table through the page cache, not a memory map, so
+        // the process does not map the ledger it writes (peak memory stays flat). Checked:
+        // WAL and the map, as for a batch: the random index probes and inserts touch pages
+        // that exist already, which the map reads without a copy.
+        let journal = mode == WriteMode::Bulk && BulkJournal::enter(&self.conn);
+        let mapped =
+            mode == WriteMode::Bulk && self.conn.pragma_update(None, "mmap_size", 0).is_ok();
         // Staged rows go to a temporary file, not to memory; setting the store back drops
         // the staging tables (it cannot change inside the transaction once they exist).
         let staged = plan.order == StreamOrder::Any;
@@ -508,7 +523,8 @@ impl SqliteLedger {
             Ok(())
         };
         let result = result.and_then(|()| {
-            self.import_stream_in_tx(plan, chunks, &record, &mut on_duplicate, &mut retire, end)
+            let shape = (plan.order, mode);
+            self.import_stream_in_tx(shape, chunks, &record, &mut on_duplicate, &mut retire, end)
         });
         if staged {
             let _ = self.conn.pragma_update(None, "temp_store", "MEMORY");
@@ -526,7 +542,7 @@ impl SqliteLedger {
 
     fn import_stream_in_tx<T>(
         &mut self,
-        plan: StreamPlan,
+        (order, mode): (StreamOrder, WriteMode),
         chunks: impl Iterator<Item = Vec<T>>,
         record: &impl Fn(&T) -> &NewSpotRecord,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
@@ -541,8 +557,7 @@ impl SqliteLedger {
         let import_id = insert_log(&tx, &placeholder_log())?;
         let mut ids = Ids::load(&tx)?;
         let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
-        let mode = WriteMode::choose(&tx, plan.records)?;
-        let staged = plan.order == StreamOrder::Any;
+        let staged = order == StreamOrder::Any;
         let checks = Checks::new(&tx, mode, staged, first_seq)?;
         if staged {
             tx.execute_batch(CREATE_STAGE).map_err(map_err)?;
@@ -610,7 +625,14 @@ impl SqliteLedger {
             }
         };
         if staged {
-            unstage(&tx, first_use, &mut ids, first_seq, outcome.added_spot)?;
+            unstage(
+                &tx,
+                first_use,
+                &mut ids,
+                first_seq,
+                outcome.added_spot,
+                mode,
+            )?;
         }
         if mode == WriteMode::Bulk {
             rebuild_key_index(&tx)?;
@@ -619,13 +641,7 @@ impl SqliteLedger {
             .map_err(map_err)?;
         let added = outcome.added_spot;
         if added > 0 {
-            let last = u64::try_from(seq - 1).map_err(|e| corrupt("seq", e))?;
-            let first = u64::try_from(first_seq).map_err(|e| corrupt("seq", e))?;
-            outcome.seq_range = Some((first, last));
-            tx.prepare_cached("UPDATE meta SET value = ?1 WHERE key = 'next_seq'")
-                .and_then(|mut s| s.execute([seq]))
-                .map_err(map_err)?;
-            bump_version(&tx)?;
+            outcome.seq_range = Some(advance_seq(&tx, first_seq, seq)?);
         }
         complete_log(&tx, import_id, &log, added, outcome.duplicates.len() as u64)?;
         outcome.created_accounts = std::mem::take(&mut ids.created);
@@ -637,6 +653,18 @@ impl SqliteLedger {
     }
 }
 
+/// Records that the rows from `first_seq` up to `next` (excluded) were added: the next seq
+/// and a new ledger version. Returns the seq range.
+fn advance_seq(tx: &Transaction<'_>, first_seq: i64, next: i64) -> PortResult<(u64, u64)> {
+    let last = u64::try_from(next - 1).map_err(|e| corrupt("seq", e))?;
+    let first = u64::try_from(first_seq).map_err(|e| corrupt("seq", e))?;
+    tx.prepare_cached("UPDATE meta SET value = ?1 WHERE key = 'next_seq'")
+        .and_then(|mut s| s.execute([next]))
+        .map_err(map_err)?;
+    bump_version(tx)?;
+    Ok((first, last))
+}
+
 /// Inserts the `added` staged rows from seq `first_seq` in insertion order, having created
 /// their accounts and assets in that order, and empties the stage.
 fn unstage(
@@ -645,13 +673,17 @@ fn unstage(
     ids: &mut Ids,
     first_seq: i64,
     added: u64,
+    mode: WriteMode,
 ) -> PortResult<()> {
     first_use.resolve(tx, ids)?;
     // The sort spills to temporary files past the cache, which bounds its memory (three
     // sort lists of the cache's size, with two threads); the lists of the default cache
-    // took 200 MB more for 1M rows.
-    tx.pragma_update(None, "cache_size", super::SORT_CACHE_KIB)
-        .map_err(map_err)?;
+    // took 200 MB more for 1M rows. Checked, the default cache stays: the inserts also
+    // modify the kept key index, whose pages would not fit in the sort's cache.
+    if mode == WriteMode::Bulk {
+        tx.pragma_update(None, "cache_size", super::SORT_CACHE_KIB)
+            .map_err(map_err)?;
+    }
     tx.pragma_update(None, "threads", 2).map_err(map_err)?;
     let inserted = tx.execute(UNSTAGE, [first_seq]);
     tx.pragma_update(None, "threads", 0).map_err(map_err)?;

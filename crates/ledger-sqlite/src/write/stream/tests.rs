@@ -134,13 +134,12 @@ fn a_checked_stream_creates_the_accounts_and_assets_of_the_batch_path() {
 /// The bulk mode is taken while the ledger holds no more rows than the stream brings.
 #[test]
 fn the_write_mode_follows_the_ledger_size() {
-    let mut ledger = SqliteLedger::open_in_memory().unwrap();
-    let mode = |ledger: &mut SqliteLedger, records| {
-        let tx = ledger.conn.transaction().unwrap();
-        WriteMode::choose(&tx, records).unwrap()
-    };
-    assert_eq!(mode(&mut ledger, 0), WriteMode::Bulk);
-    let mut ledger = with_stored();
-    assert_eq!(mode(&mut ledger, 3), WriteMode::Bulk);
-    assert_eq!(mode(&mut ledger, 2), WriteMode::Checked);
+    let mode = |ledger: &SqliteLedger, records| WriteMode::choose(&ledger.conn, records).unwrap();
+    assert_eq!(
+        mode(&SqliteLedger::open_in_memory().unwrap(), 0),
+        WriteMode::Bulk
+    );
+    let ledger = with_stored();
+    assert_eq!(mode(&ledger, 3), WriteMode::Bulk);
+    assert_eq!(mode(&ledger, 2), WriteMode::Checked);
 }
