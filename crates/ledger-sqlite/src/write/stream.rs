@@ -1,4 +1,4 @@
-//! The streamed bulk import: records arrive in chunks while the file is still being parsed on
+//! The streamed import: records arrive in chunks while the file is still being parsed on
 //! another thread, and go into one transaction (`imports.md` §1.15: nothing is visible
 //! before the commit, and a rejected file rolls everything back).
 
@@ -504,14 +504,13 @@ impl SqliteLedger {
         // Chosen before the transaction, for its journal: should another writer add rows
         // meanwhile, the mode is only slower, never wrong.
         let mode = WriteMode::choose(&self.conn, plan.records)?;
-        // Bulk: the rollback journal (the appended pages are not written twice), and the
-        // key-index build scans the whole table through the page cache, not a memory map, so
-        // the process does not map the ledger it writes (peak memory stays flat). Checked:
-        // WAL and the map, as for a batch: the random index probes and inserts touch pages
-        // that exist already, which the map reads without a copy.
+        // Bulk: the rollback journal (the appended pages are not written twice). Checked:
+        // WAL, as for a batch (the journal would copy every index page the inserts touch).
         let journal = mode == WriteMode::Bulk && BulkJournal::enter(&self.conn);
-        let mapped =
-            mode == WriteMode::Bulk && self.conn.pragma_update(None, "mmap_size", 0).is_ok();
+        // Through the page cache, not a memory map, so the process does not map the ledger
+        // it writes: the key-index build scans the whole table, and the checked probes and
+        // duplicates' reads touch pages all over it (peak memory stays flat).
+        let mapped = self.conn.pragma_update(None, "mmap_size", 0).is_ok();
         // Staged rows go to a temporary file, not to memory; setting the store back drops
         // the staging tables (it cannot change inside the transaction once they exist).
         let staged = plan.order == StreamOrder::Any;
