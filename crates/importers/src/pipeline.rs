@@ -1311,8 +1311,8 @@ pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
     /// The file is not a generic CSV, a Bitvavo export, a Coinbase report or a Kraken
-    /// ledgers file, or it is a Kraken ledgers file that must be read whole (a row out of
-    /// time order, a trade group split by a later time): the chunks sent so far, if any, are
+    /// ledgers file, or it is a Kraken ledgers file that must be read whole (a row against
+    /// its time order, a trade group split by another time): the chunks sent so far, if any, are
     /// void; read it with `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order (a

@@ -95,6 +95,7 @@ enum Class {
     Done,
 }
 
+#[derive(Clone)]
 struct Row {
     line: u64,
     txid: String,
@@ -332,12 +333,13 @@ fn parse_row(
 /// Why a streamed read stopped: the file must be read whole ([`read`]).
 pub(crate) struct ReadWhole;
 
-/// Reads a Kraken ledgers file in time order, handing drafts to `emit` as operations complete
-/// (not in insertion order: the caller orders them). Singles and futures moves go out as they
-/// are read; a refid group closes once a later time is read; move legs and earn rows wait to
-/// the end of the file (bounded by their count); the balance check keeps the last row per
-/// (asset, wallet). A row earlier than one before it, or a leg of a group already closed,
-/// stops the reading: `Err(ReadWhole)`, the drafts sent are void.
+/// Reads a Kraken ledgers file in time order, oldest or newest first (as the first change of
+/// time shows), handing drafts to `emit` as operations complete (not in insertion order: the
+/// caller orders them). Singles and futures moves go out as they are read; a refid group
+/// closes once another time is read; move legs and earn rows wait to the end of the file
+/// (bounded by their count); the balance check keeps a [`Chain`] per (asset, wallet). A row
+/// against the file's order, or a leg of a group already closed, stops the reading:
+/// `Err(ReadWhole)`, the drafts sent are void.
 pub(crate) fn read_into(
     ctx: &mut Ctx,
     records: &mut Records<'_>,
@@ -353,9 +355,11 @@ pub(crate) fn read_into(
     let mut waiting: crate::values::FastMap<String, Vec<Row>> = crate::values::FastMap::default();
     let mut closed: HashSet<String> = HashSet::new();
     let mut held: Vec<Row> = Vec::new();
-    let mut balances: crate::values::FastMap<(String, String), Decimal> =
+    let mut balances: crate::values::FastMap<(String, String), Chain> =
         crate::values::FastMap::default();
     let mut now: Option<Instant> = None;
+    // Set at the first change of time: the file's order, which every later row must keep.
+    let mut newest_first: Option<bool> = None;
     let mut whole = false;
     let mut drafts = Vec::new();
     let mut flush = |ctx: &mut Ctx, drafts: &mut Vec<Draft>| {
@@ -368,22 +372,24 @@ pub(crate) fn read_into(
             return;
         };
         if let Some(t) = row.time {
-            if now.is_some_and(|n| t < n) {
-                whole = true;
-                ctx.stop = true;
-                return;
-            }
-            if now.is_some_and(|n| t > n) {
+            if let Some(n) = now.filter(|n| t != *n) {
+                if *newest_first.get_or_insert(t < n) != (t < n) {
+                    whole = true;
+                    ctx.stop = true;
+                    return;
+                }
                 close(ctx, &cols, &mut open, &mut closed, account, &mut drafts);
             }
             now = Some(t);
         }
-        if let (Some(_), Some(_), Some(_), Some(stated)) =
+        if let (Some(t), Some(_), Some(_), Some(stated)) =
             (row.time, row.amount, row.fee, row.balance)
         {
             let key = (row.asset_raw.clone(), row.wallet.clone());
-            if let Some(prev) = balances.insert(key, stated) {
-                balance_step(ctx, &cols, prev, &row);
+            if let Some(chain) = balances.get_mut(&key) {
+                chain.step(ctx, &cols, newest_first, t, stated, &row);
+            } else {
+                balances.insert(key, Chain::new(newest_first, t, stated, &row));
             }
         }
         match row.class {
@@ -424,8 +430,69 @@ pub(crate) fn read_into(
     }
     close(ctx, &cols, &mut open, &mut closed, account, &mut drafts);
     moves(ctx, &cols, &held, account, &mut drafts);
+    for chain in balances.into_values() {
+        chain.end(ctx, &cols);
+    }
     flush(ctx, &mut drafts);
     Ok(())
+}
+
+/// The balance check of one (asset as written, wallet) in a file read in one time order,
+/// pairing each row with its predecessor in (time, line) order as [`balance_check`] does.
+/// Oldest first that is the key's previous row. Newest first the rows of one time come in
+/// line order, but the predecessor of a time's first row is the last row of the next time
+/// read: that row is kept until the next time is complete.
+struct Chain {
+    time: Instant,
+    /// The stated balance of the key's last row read.
+    last: Decimal,
+    /// Unless the file is oldest first: the first row of the current time.
+    first: Option<Row>,
+    /// Newest first: the first row of the previous (later) time, waiting for its predecessor.
+    later: Option<Row>,
+}
+
+impl Chain {
+    fn new(newest_first: Option<bool>, time: Instant, stated: Decimal, row: &Row) -> Self {
+        Self {
+            time,
+            last: stated,
+            first: (newest_first != Some(false)).then(|| row.clone()),
+            later: None,
+        }
+    }
+
+    fn step(
+        &mut self,
+        ctx: &mut Ctx,
+        cols: &[Option<usize>],
+        newest_first: Option<bool>,
+        time: Instant,
+        stated: Decimal,
+        row: &Row,
+    ) {
+        if time < self.time {
+            // Newest first, the current time is complete: its last row precedes `later`.
+            if let Some(later) = self.later.take() {
+                balance_step(ctx, cols, self.last, &later);
+            }
+            self.later = self.first.replace(row.clone());
+        } else {
+            balance_step(ctx, cols, self.last, row);
+            if time > self.time && newest_first == Some(false) {
+                self.first = None;
+            }
+        }
+        self.time = time;
+        self.last = stated;
+    }
+
+    /// Newest first, the last time read precedes the one before it.
+    fn end(self, ctx: &mut Ctx, cols: &[Option<usize>]) {
+        if let Some(later) = self.later {
+            balance_step(ctx, cols, self.last, &later);
+        }
+    }
 }
 
 /// Books the open refid groups and remembers their refids.

@@ -481,7 +481,7 @@ fn kraken_bad_rows_give_the_batch_findings_in_order() {
 }
 
 #[test]
-fn a_kraken_file_out_of_order_or_with_a_split_group_is_read_whole() {
+fn a_newest_first_kraken_file_streams_in_any_order() {
     let text = String::from_utf8(data("kraken-ledgers/kraken-2025.csv")).unwrap();
     let (head, rows) = text.split_once('\n').unwrap();
     let mut newest_first = format!("{head}\n");
@@ -489,7 +489,38 @@ fn a_kraken_file_out_of_order_or_with_a_split_group_is_read_whole() {
         newest_first.push_str(row);
         newest_first.push('\n');
     }
-    let (streamed, _) = any_order(newest_first.as_bytes());
+    let batch = check_kraken(newest_first.as_bytes());
+    assert!(batch.transactions.len() > 5);
+    // With bad rows and balances that do not follow, newest first too (an invalid leg at
+    // an earlier time than its group would reach it closed: read whole, as oldest first).
+    let bad = String::from_utf8(kraken_with(&[
+        "LX1,TZZ,2025-05-01 10:00:01,trade,tradespot,currency,fiat,ZEUR,spot / main,x,0,1",
+        "LX2,TZZ,2025-05-01 10:00:01,trade,tradespot,currency,fiat,ZEUR,spot / main,-5,0,7",
+        "LX3,TZZ,2025-05-01 10:00:01,trade,tradespot,currency,crypto,XXBT,spot / main,0.001,0,0.0072",
+        "LX8,RZW,2025-05-01 10:00:01,deposit,,currency,fiat,ZEUR,spot / main,1,0,9",
+        "LX9,RZV,2025-05-02 10:00:00,deposit,,currency,fiat,ZEUR,spot / main,1,0,3",
+    ]))
+    .unwrap();
+    let (head, rows) = bad.split_once('\n').unwrap();
+    let mut newest_first = format!("{head}\n");
+    for row in rows.lines().rev() {
+        newest_first.push_str(row);
+        newest_first.push('\n');
+    }
+    let batch = check_kraken(newest_first.as_bytes());
+    assert!(
+        batch.findings.iter().any(|f| f.code == "balance-mismatch"),
+        "{:?}",
+        batch.findings
+    );
+}
+
+#[test]
+fn a_kraken_file_out_of_order_or_with_a_split_group_is_read_whole() {
+    // Oldest first, then a row earlier than the one before it.
+    let unordered =
+        kraken_with(&["LZ1,RZZ9,2025-01-01 00:00:00,deposit,,currency,fiat,ZEUR,spot / main,1,0,"]);
+    let (streamed, _) = any_order(&unordered);
     assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
     // A trade leg at a later time than its group: the batch read reports the mismatch.
     let split = kraken_with(&[
