@@ -60,6 +60,9 @@ pub struct Derived {
     rates: Vec<crate::ports::RateRow>,
     /// The latest stored ECB rate per currency.
     pub last_rate: BTreeMap<Asset, Date>,
+    /// The years and assets of the imported rows: found by the load's scan when no override
+    /// applies, else on first use.
+    overview: OnceLock<Overview>,
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
     series: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<DailySeries>>>,
@@ -72,6 +75,57 @@ pub struct Derived {
     report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
     /// Use-case answers by question (see [`Derived::answer`]).
     answers: Mutex<BTreeMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
+}
+
+/// The fiscal years that hold an imported spot or futures row, and the assets those rows
+/// move (spot sides and fees, futures settlement assets).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overview {
+    /// Fiscal years, in order.
+    pub years: BTreeSet<i32>,
+    /// Assets, in order.
+    pub assets: BTreeSet<Asset>,
+}
+
+/// An [`Overview`] built row by row; consecutive rows mostly share a year, which is then not
+/// looked up again.
+#[derive(Default)]
+struct OverviewScan {
+    years: BTreeSet<i32>,
+    last_year: Option<i32>,
+    assets: LegSet<Asset>,
+}
+
+impl OverviewScan {
+    fn year(&mut self, day: Date) {
+        let year = chrono::Datelike::year(&day);
+        if self.last_year != Some(year) {
+            self.last_year = Some(year);
+            self.years.insert(year);
+        }
+    }
+
+    fn spot(&mut self, row: &SpotRow, day: Date) {
+        self.year(day);
+        let sides = [
+            row.inflow.map(|a| a.asset),
+            row.outflow.map(|a| a.asset),
+            row.fee.map(|f| f.asset),
+        ];
+        self.assets.extend(sides.into_iter().flatten());
+    }
+
+    fn futures(&mut self, row: &core_domain::FuturesRow, day: Date) {
+        self.year(day);
+        self.assets.insert(row.settlement_asset);
+    }
+
+    fn finish(self) -> Overview {
+        Overview {
+            years: self.years,
+            assets: self.assets.into_iter().collect(),
+        }
+    }
 }
 
 /// Every close of the ledger's assets, and the latest close date per asset.
@@ -333,9 +387,15 @@ impl Derived {
         };
         let mut fiscal = FiscalDays::new(tz);
         let mut stated_currencies: LegSet<Asset> = LegSet::default();
+        // Without overrides the effective rows are the imported ones: their overview is
+        // gathered here rather than in a second pass over every row.
+        let mut overview = snapshot.overrides.is_empty().then(OverviewScan::default);
         for effective in &input.rows {
             let row = &effective.row;
             let day = fiscal.date(row.instant);
+            if let Some(scan) = &mut overview {
+                scan.spot(row, day);
+            }
             let days = (day, row.instant.utc_date());
             first = Some(first.map_or(day, |f| f.min(day)));
             for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
@@ -363,6 +423,9 @@ impl Derived {
         }
         for row in &input.futures {
             let day = fiscal.date(row.instant);
+            if let Some(scan) = &mut overview {
+                scan.futures(row, day);
+            }
             first = Some(first.map_or(day, |f| f.min(day)));
             let days = (day, row.instant.utc_date());
             leg(&mut requests, row.settlement_asset, days);
@@ -443,6 +506,7 @@ impl Derived {
             first,
             rates,
             last_rate,
+            overview: overview.map_or_else(OnceLock::new, |scan| OnceLock::from(scan.finish())),
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),
@@ -479,6 +543,25 @@ impl Derived {
         self.full
             .get()
             .and_then(|f| f.last_price.get(&asset).copied())
+    }
+
+    /// The years and assets of the imported rows.
+    pub fn overview(&self) -> &Overview {
+        self.overview
+            .get_or_init(|| self.overview_of_imported_rows())
+    }
+
+    /// [`Derived::overview`] from [`Derived::imported_rows`] and the futures rows.
+    fn overview_of_imported_rows(&self) -> Overview {
+        let mut scan = OverviewScan::default();
+        let mut days = FiscalDays::new(self.settings.fiscal_timezone);
+        for row in self.imported_rows() {
+            scan.spot(row, days.date(row.instant));
+        }
+        for row in &self.input.futures {
+            scan.futures(row, days.date(row.instant));
+        }
+        scan.finish()
     }
 
     /// The custody allocation over the whole ledger (built on first use).
