@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
 use core_domain::custody::{self, CustodyOutput};
-use core_domain::engine::{EngineInput, EngineOutput};
+use core_domain::engine::{EffectiveRow, EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineSettings};
 use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
@@ -125,6 +125,167 @@ impl OverviewScan {
             years: self.years,
             assets: self.assets.into_iter().collect(),
         }
+    }
+}
+
+/// Spot rows from which the load scans them in two halves on two threads.
+const PARALLEL_SCAN_MIN_ROWS: usize = 20_000;
+
+/// What the load reads off the rows before the market: the assets and currencies they name,
+/// their first fiscal date, the engine's price lookups, and (without overrides) the overview.
+/// Hash sets while scanning (a few thousand assets over up to millions of legs), sorted after.
+struct RowScan {
+    fiat: LegSet<Asset>,
+    /// Currencies of stated and edited values.
+    stated: LegSet<Asset>,
+    first: Option<Date>,
+    /// The engine looks prices up only for the crypto assets a row moves, on the row's date:
+    /// its lookup windows are all the prices it can read (`domain.md` §7.2). Both the fiscal
+    /// and the UTC date are requested, so the windows hold whichever date a lookup uses; the
+    /// union is sorted and deduplicated after the scan.
+    requests: Vec<(Asset, Date)>,
+    /// The dates each crypto asset was last requested at: rows come in time order, so a leg
+    /// whose asset was last requested at the same dates adds nothing (its request is listed).
+    last_days: LegMap<Asset, (Date, Date)>,
+    overview: Option<OverviewScan>,
+}
+
+impl RowScan {
+    /// Scans every row of `input` (the overview too when `with_overview`); from
+    /// `parallel_min_rows` spot rows on, in two halves on two threads.
+    fn of(
+        input: &EngineInput,
+        tz: FiscalTimezone,
+        with_overview: bool,
+        parallel_min_rows: usize,
+    ) -> Self {
+        let scan_rows = |rows: &[EffectiveRow]| {
+            let mut scan = Self::new(with_overview);
+            let mut fiscal = FiscalDays::new(tz);
+            for effective in rows {
+                scan.spot(effective, &mut fiscal);
+            }
+            scan
+        };
+        let mut scan = if input.rows.len() >= parallel_min_rows {
+            let (lower, upper) = input.rows.split_at(input.rows.len() / 2);
+            std::thread::scope(|scope| {
+                let upper = scope.spawn(|| scan_rows(upper));
+                let lower = scan_rows(lower);
+                let upper = upper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                lower.merge(upper)
+            })
+        } else {
+            scan_rows(&input.rows)
+        };
+        let mut fiscal = FiscalDays::new(tz);
+        for row in &input.futures {
+            scan.futures(row, &mut fiscal);
+        }
+        scan
+    }
+
+    fn new(with_overview: bool) -> Self {
+        Self {
+            fiat: LegSet::default(),
+            stated: LegSet::default(),
+            first: None,
+            requests: Vec::new(),
+            last_days: LegMap::default(),
+            overview: with_overview.then(OverviewScan::default),
+        }
+    }
+
+    fn leg(&mut self, asset: Asset, days: (Date, Date)) {
+        if asset.is_fiat() {
+            self.fiat.insert(asset);
+            return;
+        }
+        match self.last_days.entry(asset) {
+            Entry::Occupied(seen) if *seen.get() == days => return,
+            Entry::Occupied(mut seen) => {
+                seen.insert(days);
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(days);
+            }
+        }
+        self.requests.push((asset, days.0));
+        if days.1 != days.0 {
+            self.requests.push((asset, days.1));
+        }
+    }
+
+    fn day(&mut self, instant: Instant, fiscal: &mut FiscalDays) -> (Date, Date) {
+        let day = fiscal.date(instant);
+        self.first = Some(self.first.map_or(day, |f| f.min(day)));
+        (day, instant.utc_date())
+    }
+
+    fn spot(&mut self, effective: &EffectiveRow, fiscal: &mut FiscalDays) {
+        let row = &effective.row;
+        let days = self.day(row.instant, fiscal);
+        if let Some(overview) = &mut self.overview {
+            overview.spot(row, days.0);
+        }
+        for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            self.leg(amount.asset, days);
+        }
+        if let Some(fee) = &row.fee {
+            self.leg(fee.asset, days);
+        }
+        for stated in [
+            row.stated_value(),
+            row.stated_price(),
+            row.stated_fee_value(),
+            effective.edited_value(),
+            effective.edited_price(),
+            effective.edited_fee_value(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            self.stated.insert(stated.currency);
+        }
+    }
+
+    fn futures(&mut self, row: &core_domain::FuturesRow, fiscal: &mut FiscalDays) {
+        let days = self.day(row.instant, fiscal);
+        if let Some(overview) = &mut self.overview {
+            overview.futures(row, days.0);
+        }
+        self.leg(row.settlement_asset, days);
+        if let Some(fee) = row.fee_asset {
+            self.leg(fee, days);
+        }
+    }
+
+    /// The scan of the rows of `self` followed by those of `later`. The later half's first
+    /// requests may repeat the earlier half's last ones: the sort after the scan removes them.
+    fn merge(mut self, later: Self) -> Self {
+        self.fiat.extend(later.fiat);
+        self.stated.extend(later.stated);
+        self.first = match (self.first, later.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.requests.extend(later.requests);
+        self.last_days.extend(later.last_days);
+        self.overview = match (self.overview, later.overview) {
+            (Some(mut a), Some(b)) => {
+                a.years.extend(b.years);
+                a.last_year = None;
+                a.assets.extend(b.assets);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
+        self
     }
 }
 
@@ -353,86 +514,24 @@ impl Derived {
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
         );
-        // Assets and currencies the ledger names, and the date span of its rows. Hash sets
-        // while scanning (a few thousand assets over up to millions of legs), sorted below.
-        let mut crypto: LegSet<Asset> = LegSet::default();
-        let mut fiat: LegSet<Asset> = LegSet::default();
-        let mut first: Option<Date> = None;
+        // Assets and currencies the ledger names, the date span of its rows and the engine's
+        // price lookups; a large ledger's rows are scanned in two halves on two threads.
         let tz = settings.fiscal_timezone;
-        // The engine looks prices up only for the crypto assets a row moves, on the row's
-        // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
-        // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
-        // uses; the union is deduplicated by the store. Rows come in time order, so a leg whose
-        // asset was last requested at the same dates adds nothing (its request is listed).
-        let mut requests: Vec<(Asset, Date)> = Vec::new();
-        let mut last_days: LegMap<Asset, (Date, Date)> = LegMap::default();
-        let mut leg = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
-            if asset.is_fiat() {
-                fiat.insert(asset);
-                return;
-            }
-            match last_days.entry(asset) {
-                Entry::Occupied(seen) if *seen.get() == days => return,
-                Entry::Occupied(mut seen) => {
-                    seen.insert(days);
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(days);
-                }
-            }
-            requests.push((asset, days.0));
-            if days.1 != days.0 {
-                requests.push((asset, days.1));
-            }
-        };
-        let mut fiscal = FiscalDays::new(tz);
-        let mut stated_currencies: LegSet<Asset> = LegSet::default();
-        // Without overrides the effective rows are the imported ones: their overview is
-        // gathered here rather than in a second pass over every row.
-        let mut overview = snapshot.overrides.is_empty().then(OverviewScan::default);
-        for effective in &input.rows {
-            let row = &effective.row;
-            let day = fiscal.date(row.instant);
-            if let Some(scan) = &mut overview {
-                scan.spot(row, day);
-            }
-            let days = (day, row.instant.utc_date());
-            first = Some(first.map_or(day, |f| f.min(day)));
-            for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
-                .into_iter()
-                .flatten()
-            {
-                leg(&mut requests, amount.asset, days);
-            }
-            if let Some(fee) = &row.fee {
-                leg(&mut requests, fee.asset, days);
-            }
-            for stated in [
-                row.stated_value(),
-                row.stated_price(),
-                row.stated_fee_value(),
-                effective.edited_value(),
-                effective.edited_price(),
-                effective.edited_fee_value(),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                stated_currencies.insert(stated.currency);
-            }
-        }
-        for row in &input.futures {
-            let day = fiscal.date(row.instant);
-            if let Some(scan) = &mut overview {
-                scan.futures(row, day);
-            }
-            first = Some(first.map_or(day, |f| f.min(day)));
-            let days = (day, row.instant.utc_date());
-            leg(&mut requests, row.settlement_asset, days);
-            if let Some(fee) = row.fee_asset {
-                leg(&mut requests, fee, days);
-            }
-        }
+        let scan = RowScan::of(
+            &input,
+            tz,
+            snapshot.overrides.is_empty(),
+            PARALLEL_SCAN_MIN_ROWS,
+        );
+        let RowScan {
+            mut fiat,
+            stated: stated_currencies,
+            first,
+            mut requests,
+            last_days,
+            overview,
+        } = scan;
+        let mut crypto: LegSet<Asset> = LegSet::default();
         crypto.extend(last_days.keys().copied());
         for currency in stated_currencies {
             if currency.is_fiat() {
@@ -760,3 +859,6 @@ fn bounded_memo<K: Ord + Copy, V>(
     }
     memo(cache, key, compute)
 }
+
+#[cfg(test)]
+mod tests;
