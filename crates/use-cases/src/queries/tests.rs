@@ -869,3 +869,18 @@ fn the_ledger_overview_names_the_imported_years_and_assets_with_or_without_overr
         "the override applies to the effective row"
     );
 }
+
+#[test]
+fn audit_rows_made_in_two_halves_are_those_made_in_one_pass() {
+    let q = queries(i5(), "2024-01-01T00:00:00Z");
+    let d = q.derived().unwrap();
+    let report = super::tax::year_report(&d, 2022, false).unwrap();
+    assert_eq!(report.audit_trail.len(), 4);
+    let one = to_json(&super::tax::audit_dtos_from(
+        &report.audit_trail,
+        usize::MAX,
+    ));
+    let two = to_json(&super::tax::audit_dtos_from(&report.audit_trail, 1));
+    assert_eq!(two, one);
+    assert_eq!(one, to_json(&tax(&q, 2022).audit_trail));
+}
