@@ -486,9 +486,9 @@ impl<'r, 'a> Book<'r, 'a> {
 
     /// Books this second's groups and hands its drafts to `out` in insertion order.
     fn close(&mut self, ctx: &mut Ctx, out: &mut Vec<Draft>) {
-        let legs = std::mem::take(&mut self.legs);
-        let bad = std::mem::take(&mut self.bad);
-        groups(ctx, self.reading, &legs, &bad, &mut self.drafts);
+        groups(ctx, self.reading, &self.legs, &self.bad, &mut self.drafts);
+        self.legs.clear();
+        self.bad.clear();
         // Drafts of one row or group keep their order; the sort is stable.
         self.drafts.sort_by_key(|d| d.line);
         out.append(&mut self.drafts);
