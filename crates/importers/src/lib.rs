@@ -75,8 +75,9 @@ pub fn import_read_streaming(
 
 /// [`import_read_streaming`] of a file in any time order (a Kraken ledgers file too, which
 /// the time-order read leaves [`Streamed::Unsorted`]): it is never [`Streamed::Unsorted`]; a
-/// Kraken ledgers file out of time order or with a trade group split by a later time is
-/// [`Streamed::Declined`] (read it with [`import_bytes`]); the transactions come in file
+/// Kraken ledgers file or a Binance statement out of time order, or a Kraken file with a
+/// trade group split by a later time, is [`Streamed::Declined`] (read it with
+/// [`import_bytes`]); the transactions come in file
 /// order (a Kraken operation when it is complete), each with the identity the whole-file
 /// read gives it (content-key ordinals are counted over the file, so memory holds
 /// the file's identities as `imports.md` §1.2 allows), and account names as the row spells

@@ -1310,10 +1310,11 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 pub enum Streamed {
     /// The file was read; its transactions went to the sink (`transactions` is empty).
     Done(ImportResult),
-    /// The file is not a generic CSV, a Bitvavo export, a Coinbase report or a Kraken
-    /// ledgers file, or it is a Kraken ledgers file that must be read whole (a row out of
-    /// time order, a trade group split by a later time): the chunks sent so far, if any, are
-    /// void; read it with `import_bytes`.
+    /// The file is not a generic CSV, a Bitvavo export, a Coinbase report, a Kraken
+    /// ledgers file or a Binance statement, or it is a Kraken ledgers file or a Binance
+    /// statement that must be read whole (a row out of time order, a Kraken trade group
+    /// split by a later time): the chunks sent so far, if any, are void; read it with
+    /// `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order (a
     /// Kraken ledgers file always is, unread): the reading stopped, the chunks sent so far
@@ -1324,8 +1325,8 @@ pub enum Streamed {
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic, Bitvavo, Coinbase or Kraken ledgers file in time order (or in
-/// any order with `any_order`), handing the transactions to `sink` in chunks while the file
+/// Stages 1–6 of a generic, Bitvavo, Coinbase, Kraken ledgers or Binance file in time order
+/// (or in any order with `any_order`), handing the transactions to `sink` in chunks while the file
 /// is read. After the first invalid row no more chunks are sent unless
 /// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
 /// `sink` returns false it receives nothing more.
@@ -1429,7 +1430,11 @@ fn stream_rows(
 ) -> Streamed {
     if !matches!(
         format.profile,
-        Profile::Generic | Profile::Bitvavo | Profile::Coinbase | Profile::KrakenLedgers
+        Profile::Generic
+            | Profile::Bitvavo
+            | Profile::Coinbase
+            | Profile::KrakenLedgers
+            | Profile::BinanceStatement
     ) {
         return Streamed::Declined;
     }
@@ -1475,6 +1480,17 @@ fn stream_rows(
                 records,
                 &account,
                 format.layout,
+                &mut emit,
+            )
+            .is_err();
+        }
+        Profile::BinanceStatement => {
+            whole = crate::profiles::binance::read_into(
+                &mut ctx,
+                records,
+                &account,
+                format.layout,
+                options,
                 &mut emit,
             )
             .is_err();

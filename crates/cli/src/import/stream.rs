@@ -1,7 +1,7 @@
-//! The streamed import of a large generic, Bitvavo, Coinbase or Kraken ledgers file: one
-//! thread parses and validates the file in chunks while this one writes each chunk into the
-//! open store transaction, so parsing and inserting overlap on two cores and memory holds a
-//! few chunks, not the file's records.
+//! The streamed import of a large generic, Bitvavo, Coinbase, Kraken ledgers or Binance
+//! file: one thread parses and validates the file in chunks while this one writes each
+//! chunk into the open store transaction, so parsing and inserting overlap on two cores and
+//! memory holds a few chunks, not the file's records.
 //!
 //! `imports.md` §1.15 orders stages 1–6 before stage 7 opens the transaction; what it
 //! protects is observable: nothing of the file is visible before the commit, and a file with
@@ -63,19 +63,20 @@ impl<'a> Source<'a> {
 #[allow(clippy::large_enum_variant)] // One per pass, taken apart at once.
 enum Pass {
     Report(FileReport),
-    /// Not a generic, Bitvavo, Coinbase or Kraken ledgers file, a Kraken file that must be
-    /// read whole, or it could not be opened: nothing was written.
+    /// Not a generic, Bitvavo, Coinbase, Kraken ledgers or Binance file, a Kraken or Binance
+    /// file that must be read whole, or it could not be opened: nothing was written.
     Declined,
     /// A row out of time order: nothing was written; read it again staged.
     Unsorted,
 }
 
-/// Imports a large generic, Bitvavo, Coinbase or Kraken ledgers file through the streamed
-/// path, reading it block by block from `source` (`size` bytes): first in time order, and
-/// when a row comes out of order (a Kraken file at once), again with the rows staged in the
-/// store (`StreamOrder::Any`), so a file in any order is read in bounded memory. `None` when the file is not one (other formats, small
-/// files, a ledger larger than the file): the caller then takes the batch path, nothing
-/// having been written.
+/// Imports a large generic, Bitvavo, Coinbase, Kraken ledgers or Binance file through the
+/// streamed path, reading it block by block from `source` (`size` bytes): first in time
+/// order, and when a row comes out of order (a Kraken file at once), again with the rows
+/// staged in the store (`StreamOrder::Any`), so a file in any order is read in bounded
+/// memory (a Binance file out of order is read whole). `None` when the file is not one
+/// (other formats, small files, a ledger larger than the file, a Kraken or Binance file to
+/// read whole): the caller then takes the batch path, nothing having been written.
 pub(super) fn import(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,

@@ -635,3 +635,92 @@ fn a_large_coinbase_report_streams_and_matches_older_reports_by_content() {
     assert_eq!(report["files"][0]["duplicates"], 33_000);
     assert_eq!(counts(&b), (2, 33_000, 0));
 }
+
+/// A Binance statement of `seconds` seconds five seconds apart, oldest first: trades with
+/// fee legs, deposits, sub-wallet moves, dust, rewards written twice (on `Earn`, then on
+/// `Spot`), equal deposits.
+fn large_binance(seconds: u64) -> Vec<String> {
+    let mut rows = Vec::new();
+    for i in 0..seconds {
+        let t = i * 5;
+        let stamp = format!(
+            "39184726,2025-03-{:02} {:02}:{:02}:{:02}",
+            1 + t / 86_400,
+            t / 3600 % 24,
+            t / 60 % 60,
+            t % 60
+        );
+        let legs: &[&str] = match i % 4 {
+            0 => &[
+                "Spot,Transaction Spend,EUR,-10.00000000,\"\"",
+                "Spot,Transaction Buy,BTC,0.00020000,\"\"",
+                "Spot,Transaction Fee,BNB,-0.00001000,\"\"",
+            ],
+            1 => &[
+                "Spot,Simple Earn Flexible Subscription,BTC,-0.00010000,\"\"",
+                "Spot,Deposit,EUR,100.00000000,\"\"",
+                "Earn,Simple Earn Flexible Subscription,BTC,0.00010000,\"\"",
+            ],
+            2 => &[
+                "Earn,Simple Earn Flexible Interest,BTC,0.00000{n},\"\"",
+                "Spot,Small Assets Exchange BNB,DOGE,-12.50000000,DOGE to BNB",
+                "Spot,Small Assets Exchange BNB,BNB,0.00500000,DOGE to BNB",
+            ],
+            _ => &[
+                "Spot,Simple Earn Flexible Interest,BTC,0.00000{n},\"\"",
+                "Spot,Deposit,BTC,0.01000000,\"\"",
+                "Spot,Deposit,BTC,0.01000000,\"\"",
+            ],
+        };
+        // A reward's amount is its pair's alone within two hours.
+        let n = format!("{:03}", 100 + i / 4 % 900);
+        rows.extend(
+            legs.iter()
+                .map(|leg| format!("{stamp},{}", leg.replace("{n}", &n))),
+        );
+    }
+    rows
+}
+
+#[test]
+fn a_large_binance_statement_streams_oldest_first_and_is_read_whole_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark";
+    let mut rows = large_binance(19_000);
+    let oldest = dir.path().join("oldest.csv");
+    std::fs::write(&oldest, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    rows.reverse();
+    let newest = dir.path().join("newest.csv");
+    std::fs::write(&newest, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    assert!(
+        std::fs::metadata(&oldest).unwrap().len() > 3 << 20,
+        "streamed path"
+    );
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    for (ledger, file) in [(&a, &oldest), (&b, &newest)] {
+        let output = run(ledger, &["--json", "import", file.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        // Per four seconds: a buy, a move (two), a deposit, a reward, a dust swap, a
+        // reward and two deposits.
+        assert_eq!(report["files"][0]["added"], 19_000 / 4 * 9);
+        // Each reward written twice warns on both lines.
+        assert_eq!(report["files"][0]["warnings"], 19_000 / 4 * 2);
+        assert_eq!(counts(ledger), (1, 19_000 / 4 * 9, 0));
+    }
+    // The same rows; within a second they follow their first lines, which differ.
+    let sorted = |ledger: &Path| {
+        let mut rows: Vec<String> = stored_rows(ledger)
+            .iter()
+            .map(|r| r.split_once(' ').unwrap().1.to_owned())
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(sorted(&b), sorted(&a));
+    // Again, streamed: every transaction is a duplicate (the same identities).
+    let output = run(&b, &["--json", "import", oldest.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], 19_000 / 4 * 9);
+}
