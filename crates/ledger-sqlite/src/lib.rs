@@ -23,7 +23,7 @@ use use_cases::PortResult;
 use crate::error::map_err;
 
 pub use schema::SCHEMA_VERSION;
-pub use write::{StreamEnd, StreamOrder};
+pub use write::{StreamEnd, StreamOrder, StreamRecord};
 
 /// A ledger store over one SQLite file.
 #[derive(Debug)]

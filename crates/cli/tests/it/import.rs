@@ -724,3 +724,106 @@ fn a_large_binance_statement_streams_oldest_first_and_is_read_whole_newest_first
     assert_eq!(report["files"][0]["added"], 0);
     assert_eq!(report["files"][0]["duplicates"], 19_000 / 4 * 9);
 }
+
+/// A Kraken futures log of `rows` entries a minute apart, oldest first: trades with their
+/// position legs, funding in three settlement currencies, settlements and conversions.
+fn large_futures(rows: u64) -> Vec<String> {
+    let contracts = [
+        ("pf_xbtusd", "usd"),
+        ("pf_soleur", "eur"),
+        ("fi_xbtusd", "xbt"),
+    ];
+    (0..rows)
+        .map(|i| {
+            let (day, hh, mm) = (1 + i / 1440, i / 60 % 24, i % 60);
+            let time = format!("2025-{:02}-{:02} {hh:02}:{mm:02}:00", 1 + day / 28, 1 + day % 28);
+            let (contract, symbol) = contracts[usize::try_from(i % 3).unwrap()];
+            let uid = format!("{i:08x}-9d3f-4a8e-b6c5-1f0e2d3c4b5a");
+            match i % 6 {
+                0 | 1 => format!(
+                    "{uid},{time},flex,futures trade,{symbol},{contract},-1.5,100,,60997,,,-1,0.5,,,,,"
+                ),
+                2 => format!(
+                    "{uid},{time},flex,futures trade,{contract},{contract},0.02,0,,60997,,,,,,,,,"
+                ),
+                3 => format!(
+                    "{uid},{time},flex,funding rate change,{symbol},{contract},0.0031,100,,,,0.0000012,,,0.0031,,,,"
+                ),
+                4 => format!("{uid},{time},flex,settlement,{symbol},{contract},3,100,,,,,3,,,,,,"),
+                _ => format!("{uid},{time},flex,conversion,{symbol},,10,100,,,,,,,,,0.0015,,"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_futures_log_streams_newest_first_or_shuffled() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "uid,dateTime,account,type,symbol,contract,change,new balance,new average entry price,trade price,mark price,funding rate,realized pnl,fee,realized funding,collateral,conversion spread percentage,liquidation fee,position uid";
+    let rows = large_futures(33_000);
+    let write = |name: &str, rows: Vec<String>| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+        path
+    };
+    let newest = write("newest.csv", rows.iter().rev().cloned().collect());
+    assert!(
+        std::fs::metadata(&newest).unwrap().len() > 3 << 20,
+        "streamed path"
+    );
+    // A fixed permutation (33,000 and 7,919 are coprime).
+    let shuffled = write(
+        "shuffled.csv",
+        (0..rows.len())
+            .map(|i| rows[i * 7919 % rows.len()].clone())
+            .collect(),
+    );
+    let mut bad_rows = rows.clone();
+    bad_rows[99] = bad_rows[99].replace("funding rate change", "interest payment");
+    bad_rows.reverse();
+    let bad = write("bad.csv", bad_rows);
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    // A bad row rejects the file, reported at its line; nothing is written.
+    let name = bad.to_str().unwrap();
+    let output = run(&a, &["import", name]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&format!("{name}:32902:4: error[unsupported-type]")),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(counts(&a), (0, 0, 0));
+    // Records: trades, funding and settlements; position legs and conversions skipped.
+    let records = 33_000 / 6 * 4;
+    for (ledger, file) in [(&a, &newest), (&b, &shuffled)] {
+        let output = run(ledger, &["--json", "import", file.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let file = &report["files"][0];
+        assert_eq!(file["format"], "kraken-futures");
+        assert_eq!(file["added"], records);
+        assert_eq!(file["rows"]["added"], records);
+        assert_eq!(file["rows"]["skipped"], 33_000 / 6 * 2);
+        assert_eq!(counts(ledger), (1, 0, records));
+    }
+    // The same rows, numbered in time order, and the same accounts.
+    let futures = |ledger: &Path| {
+        use use_cases::ports::LedgerRead as _;
+        let store = ledger_sqlite::SqliteLedger::open(ledger).unwrap();
+        let rows = store.futures_rows().unwrap();
+        assert!(rows.windows(2).all(|w| w[0].seq < w[1].seq));
+        (
+            format!("{rows:?}"),
+            format!("{:?}", store.accounts().unwrap()),
+        )
+    };
+    assert_eq!(futures(&b), futures(&a));
+    // Again: every record is a duplicate, and the ledger is unchanged.
+    let output = run(&b, &["--json", "import", newest.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], records);
+    assert_eq!(report["files"][0]["rows"]["duplicate"], records);
+    assert_eq!(counts(&b), (1, 0, records));
+}

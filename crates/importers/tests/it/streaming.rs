@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use importers::{ImportOptions, ImportResult, Streamed, Transaction};
+use importers::{Chunk, ImportOptions, ImportResult, Streamed, Transaction};
 
 use crate::{data, fmt_tx, import, rendered};
 
@@ -44,11 +44,19 @@ fn stream(bytes: &[u8], send_after_errors: bool) -> (Streamed, Vec<Transaction>,
         send_after_errors,
         &mut |chunk| {
             chunks += 1;
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
     (streamed, got, chunks)
+}
+
+/// The transactions of a spot file's chunk.
+fn transactions(chunk: Chunk) -> Vec<Transaction> {
+    match chunk {
+        Chunk::Transactions(transactions) => transactions,
+        Chunk::Futures(_) => panic!("futures records from a spot file"),
+    }
 }
 
 fn done(streamed: Streamed) -> ImportResult {
@@ -123,13 +131,14 @@ fn invalid_rows_are_all_reported_and_stop_the_chunks() {
 }
 
 #[test]
-fn rows_out_of_time_order_and_other_formats_are_not_streamed() {
+fn rows_out_of_time_order_and_futures_logs_are_not_streamed_in_time_order() {
     let mut bytes = generic(3, &[]);
     bytes.extend_from_slice(b"2024-02-01T00:00:00Z,BUY,Wallet 1,BTC,1,EUR,10,,,,,,,\n");
     let (streamed, _, _) = stream(&bytes, false);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    // A futures log is newest first: it is read in any order.
     let (streamed, got, _) = stream(&data("kraken-futures/futures-2025.csv"), false);
-    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
     assert!(got.is_empty());
     // A file-level error is a result with nothing sent.
     let (streamed, got, _) = stream(b"nothing,here\n", false);
@@ -165,7 +174,7 @@ fn stream_read(bytes: &[u8], block: usize) -> (Streamed, Vec<Transaction>, Strin
         &ImportOptions::default(),
         true,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -285,7 +294,7 @@ fn any_order_reads_give_the_batch_identities_in_file_order() {
         &ImportOptions::default(),
         false,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -405,7 +414,7 @@ fn any_order(bytes: &[u8]) -> (Streamed, Vec<Transaction>) {
         &ImportOptions::default(),
         true,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -724,4 +733,106 @@ fn a_binance_statement_out_of_time_order_is_read_whole() {
     let late = binance(30, &["1,2025-01-01 10:00:00,Spot,Deposit,EUR,1,\"\""]);
     let (streamed, _, _) = stream(&late, false);
     assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+}
+
+/// A Kraken futures log of `n` entries newest first, as Kraken writes it: trades with their
+/// position legs, funding, settlements, conversions, several contracts and settlement
+/// currencies, several entries in one second, a bad row and a repeated uid.
+fn futures_log(n: usize) -> Vec<u8> {
+    let header = "uid,dateTime,account,type,symbol,contract,change,new balance,new average entry price,trade price,mark price,funding rate,realized pnl,fee,realized funding,collateral,conversion spread percentage,liquidation fee,position uid";
+    let contracts = [
+        ("pf_xbtusd", "usd"),
+        ("pf_soleur", "eur"),
+        ("fi_xbtusd", "xbt"),
+    ];
+    let mut rows = Vec::new();
+    for i in 0..n {
+        let (contract, symbol) = contracts[i % 3];
+        let time = format!(
+            "2025-{:02}-{:02} {:02}:{:02}:{:02}",
+            1 + i / 2000 % 12,
+            1 + i / 80 % 25,
+            i / 4 % 20,
+            i % 60,
+            i / 3 % 2
+        );
+        let row = match i % 7 {
+            0 | 1 => format!(
+                "u{i},{time},flex,futures trade,{symbol},{contract},-1.5,100,,60000,,,-1,0.5,,,,,"
+            ),
+            2 => format!(
+                "u{i},{time},flex,futures trade,{contract},{contract},0.01,0,,60000,,,,,,,,,"
+            ),
+            3 | 4 => format!(
+                "u{i},{time},flex,funding rate change,{symbol},{contract},0.25,100,,,,,,,0.25,,,,"
+            ),
+            5 => format!("u{i},{time},flex,settlement,{symbol},{contract},3,100,,,,,3,,,,,,"),
+            _ => format!("u{i},{time},flex,conversion,{symbol},,10,100,,,,,,,,,,,"),
+        };
+        rows.push(row);
+    }
+    rows[n / 2] = rows[n / 2].replace(",flex,", ",flex,x,");
+    let repeated = rows[n / 3 + 7].clone();
+    rows[n / 3] = repeated;
+    rows.reverse();
+    let mut text = format!("{header}\n");
+    for row in rows {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// A Kraken futures log streamed in any order: the findings and counts of the whole-file
+/// read, and its records once put in insertion order (timestamp, line); the time-order read
+/// leaves it unread.
+#[test]
+fn kraken_futures_stream_in_any_order() {
+    let bytes = futures_log(30_000);
+    let batch = import(&bytes, &ImportOptions::default());
+    assert!(batch.has_errors(), "the bad row and the repeated uid");
+    let (streamed, _, _) = stream_read(&bytes, 4096);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    for send_after_errors in [false, true] {
+        let mut got = Vec::new();
+        let mut chunks = 0;
+        let mut source = Trickle {
+            rest: &bytes,
+            block: 4096,
+        };
+        let (streamed, sha) = importers::import_read_any_order(
+            &mut source,
+            bytes.len(),
+            &ImportOptions::default(),
+            send_after_errors,
+            &mut |chunk| {
+                chunks += 1;
+                match chunk {
+                    Chunk::Futures(records) => got.extend(records),
+                    Chunk::Transactions(_) => panic!("transactions from a futures log"),
+                }
+                true
+            },
+        );
+        let result = done(streamed);
+        assert_eq!(sha, sha_hex(&bytes));
+        assert_eq!(result.rows_read, batch.rows_read);
+        assert_eq!(result.rows_in_records, batch.rows_in_records);
+        assert_eq!(result.skipped, batch.skipped);
+        assert_eq!(result.invalid_rows, batch.invalid_rows);
+        assert_eq!(result.findings, batch.findings);
+        assert!(result.futures.is_empty());
+        if send_after_errors {
+            assert!(chunks > 1, "{chunks} chunks");
+            assert!(
+                got.windows(2).any(|w| w[1].timestamp < w[0].timestamp),
+                "sent in file order"
+            );
+            got.sort_by_key(|f| (f.timestamp, f.line));
+            assert_eq!(got, batch.futures);
+        } else {
+            // Nothing after the first invalid row (newest first: near the end of the file).
+            assert!(got.len() < batch.futures.len());
+        }
+    }
 }

@@ -8,7 +8,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use use_cases::PortResult;
 use use_cases::ports::{
-    Duplicate, DuplicateMatch, ImportOutcome, NewImportLog, NewSpotRecord, RecordRef,
+    Duplicate, DuplicateMatch, ImportOutcome, NewFuturesRecord, NewImportLog, NewSpotRecord,
+    RecordRef,
 };
 
 use core_domain::Asset;
@@ -18,7 +19,7 @@ use super::{
     rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
-use crate::codec::{StoredKey, key_col};
+use crate::codec::{StoredKey, decimal_text, key_col, lines_text};
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
 
@@ -45,11 +46,25 @@ pub enum StreamOrder {
     Any,
 }
 
-/// The staging table of a [`StreamOrder::Any`] stream: the columns of `spot_rows`, with the
-/// arrival for the seq, the account name and asset symbols for their ids, and the first line.
+/// One record of a stream: a spot record, or a futures record (a Kraken futures log, which
+/// is always streamed in [`StreamOrder::Any`]).
+#[derive(Debug, Clone, Copy)]
+pub enum StreamRecord<'a> {
+    /// A record for `spot_rows`.
+    Spot(&'a NewSpotRecord),
+    /// A record for `futures_rows`.
+    Futures(&'a NewFuturesRecord),
+}
+
+/// The staging tables of a [`StreamOrder::Any`] stream: the columns of `spot_rows` (and of
+/// `futures_rows`), with the arrival for the seq, the account name and asset symbols for
+/// their ids, and the first line.
 const CREATE_STAGE: &str = "CREATE TEMP TABLE import_stage (arrival INTEGER PRIMARY KEY, \
      row_key, account, tx_type, unknown_label, instant, in_asset, in_qty, out_asset, out_qty, \
      fee_asset, fee_qty, sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, \
+     import_id, source_lines, source_ref, note, content_key, first_line); \
+     CREATE TEMP TABLE futures_stage (arrival INTEGER PRIMARY KEY, row_key, account, kind, \
+     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
      import_id, source_lines, source_ref, note, content_key, first_line); \
      CREATE TEMP TABLE import_stage_accounts (name TEXT PRIMARY KEY, id INTEGER NOT NULL); \
      CREATE TEMP TABLE import_stage_assets (symbol TEXT PRIMARY KEY, id INTEGER NOT NULL)";
@@ -74,6 +89,56 @@ const UNSTAGE: &str = "INSERT INTO main.spot_rows (seq, row_key, account_id, tx_
      FROM temp.import_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
      ORDER BY s.instant, s.first_line, s.arrival";
 
+const INSERT_FUTURES_STAGE: &str = "INSERT INTO temp.futures_stage VALUES (?1, ?2, ?3, ?4, ?5, \
+     ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+
+/// The staged futures rows into the ledger in insertion order, numbered from `?1`.
+const UNSTAGE_FUTURES: &str = "INSERT INTO main.futures_rows (seq, row_key, account_id, kind, \
+     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
+     import_id, source_lines, source_ref, note, content_key) \
+     SELECT ?1 - 1 + row_number() OVER (ORDER BY s.instant, s.first_line, s.arrival), \
+     s.row_key, a.id, s.kind, s.contract, s.instant, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.settlement_asset), \
+     s.realized_pnl, s.funding, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.fee_asset), s.fee, \
+     s.trade_price, s.import_id, s.source_lines, s.source_ref, s.note, s.content_key \
+     FROM temp.futures_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
+     ORDER BY s.instant, s.first_line, s.arrival";
+
+/// Stages futures record `r` with [`INSERT_FUTURES_STAGE`]: the columns of `futures_rows`
+/// with the arrival for the seq, the account name and asset symbols for their ids, and the
+/// first line.
+fn stage_futures(
+    statement: &mut rusqlite::Statement<'_>,
+    r: &NewFuturesRecord,
+    arrival: i64,
+    import_id: i64,
+) -> PortResult<()> {
+    statement
+        .execute(params![
+            arrival,
+            StoredKey::new(&r.row_key),
+            r.account,
+            r.kind.as_str(),
+            r.contract,
+            r.instant.unix_nanos(),
+            r.settlement_asset.as_str(),
+            r.realized_pnl.map(decimal_text),
+            r.funding.map(decimal_text),
+            r.fee.as_ref().map(|f| f.asset.as_str()),
+            r.fee.map(|f| decimal_text(f.quantity)),
+            r.trade_price.map(decimal_text),
+            import_id,
+            lines_text(&r.source_lines),
+            r.source_ref,
+            r.note,
+            r.content_key,
+            r.source_lines.first().copied().unwrap_or(0),
+        ])
+        .map_err(map_err)?;
+    Ok(())
+}
+
 /// Where each account spelling and asset of a staged stream is first used in insertion
 /// order: (instant, first line, arrival, slot), the slot being the asset's column in the
 /// order the row insert resolves them. Creating them in that order gives them the ids (and
@@ -86,13 +151,35 @@ struct FirstUse {
 
 impl FirstUse {
     fn note(&mut self, r: &NewSpotRecord, arrival: i64) {
+        self.note_use(
+            &r.account,
+            (r.instant, &r.source_lines, arrival),
+            record_assets(r),
+        );
+    }
+
+    /// A futures row resolves its settlement asset, then its fee asset.
+    fn note_futures(&mut self, r: &NewFuturesRecord, arrival: i64) {
+        self.note_use(
+            &r.account,
+            (r.instant, &r.source_lines, arrival),
+            [Some(r.settlement_asset), r.fee.map(|f| f.asset)],
+        );
+    }
+
+    fn note_use<const N: usize>(
+        &mut self,
+        account: &str,
+        (instant, lines, arrival): (core_domain::Instant, &[u64], i64),
+        assets: [Option<Asset>; N],
+    ) {
         let at = (
-            r.instant.unix_nanos(),
-            r.source_lines.first().copied().unwrap_or(0),
+            instant.unix_nanos(),
+            lines.first().copied().unwrap_or(0),
             arrival,
         );
         let earlier = |old: &(i64, u64, i64, u8), slot: u8| (at.0, at.1, at.2, slot) < *old;
-        match self.accounts.get_mut(r.account.as_str()) {
+        match self.accounts.get_mut(account) {
             Some(old) => {
                 if earlier(old, 0) {
                     *old = (at.0, at.1, at.2, 0);
@@ -100,10 +187,10 @@ impl FirstUse {
             }
             None => {
                 self.accounts
-                    .insert(r.account.clone(), (at.0, at.1, at.2, 0));
+                    .insert(account.to_owned(), (at.0, at.1, at.2, 0));
             }
         }
-        for (slot, asset) in (0u8..).zip(record_assets(r)) {
+        for (slot, asset) in (0u8..).zip(assets) {
             let Some(asset) = asset else { continue };
             let old = self.assets.entry(asset).or_insert((at.0, at.1, at.2, slot));
             if earlier(old, slot) {
@@ -214,21 +301,21 @@ impl Seen {
     }
 }
 
-/// The duplicate that record `index` of the stream, `r`, is of the stored row `stored_seq`.
+/// The duplicate that `record` of the stream (account, identity and content key) is of the
+/// stored row `stored_seq`.
 fn duplicate_of(
     tx: &Transaction<'_>,
-    r: &NewSpotRecord,
-    index: usize,
+    (record, account, row_key, content_key): (RecordRef, &str, &str, Option<&str>),
     stored_seq: i64,
     first_seq: i64,
 ) -> PortResult<Duplicate> {
-    let (account, content_key) = row_by_seq(tx, stored_seq)?;
+    let (stored_account, stored_content) = row_by_seq(tx, stored_seq)?;
     Ok(Duplicate {
-        record: RecordRef::Spot(index),
-        stored_row_key: r.row_key.clone(),
-        other_account: account != r.account.trim().to_lowercase(),
+        record,
+        stored_row_key: row_key.to_owned(),
+        other_account: stored_account != account.trim().to_lowercase(),
         content_changed: matches!(
-            (r.content_key.as_deref(), content_key.as_deref()),
+            (content_key, stored_content.as_deref()),
             (Some(new), Some(old)) if new != old
         ),
         matched_by: DuplicateMatch::Identity,
@@ -289,7 +376,7 @@ impl SqliteLedger {
     /// Writes spot records that arrive in chunks, in insertion order, in one transaction
     /// (the bulk path: identities checked in memory against the stored ones and the earlier
     /// records, the key index rebuilt at the end). `record` reads the store record of an
-    /// item; `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
+    /// item (spot, or futures in a [`StreamOrder::Any`] stream of futures records only); `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
     /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
@@ -300,6 +387,9 @@ impl SqliteLedger {
     ///
     /// With [`StreamOrder::Any`] the records may arrive in any order: they are staged and
     /// inserted in ascending (instant, first source line, arrival) order when `end` commits.
+    /// Futures records (a Kraken futures log, newest first) take this path only, and a
+    /// stream holds spot or futures records, not both; their duplicates are
+    /// [`RecordRef::Futures`].
     ///
     /// # Errors
     /// Any store failure; the transaction is rolled back.
@@ -307,7 +397,7 @@ impl SqliteLedger {
         &mut self,
         order: StreamOrder,
         chunks: impl Iterator<Item = Vec<T>>,
-        record: impl Fn(&T) -> &NewSpotRecord,
+        record: impl Fn(&T) -> StreamRecord<'_>,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
         mut retire: impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
@@ -343,11 +433,12 @@ impl SqliteLedger {
         result
     }
 
+    #[allow(clippy::too_many_lines)] // One transaction: spot or futures records, staged or not.
     fn import_stream_in_tx<T>(
         &mut self,
         order: StreamOrder,
         chunks: impl Iterator<Item = Vec<T>>,
-        record: &impl Fn(&T) -> &NewSpotRecord,
+        record: &impl Fn(&T) -> StreamRecord<'_>,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
         retire: &mut impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
@@ -380,11 +471,52 @@ impl SqliteLedger {
                     INSERT_SPOT_BULK
                 })
                 .map_err(map_err)?;
+            let mut futures_statement = if staged {
+                Some(tx.prepare(INSERT_FUTURES_STAGE).map_err(map_err)?)
+            } else {
+                None
+            };
             let mut writer = BulkWriter::new(import_id);
             let mut index = 0usize;
             for chunk in chunks {
                 for item in &chunk {
-                    let r = record(item);
+                    let r = match record(item) {
+                        StreamRecord::Spot(r) => r,
+                        StreamRecord::Futures(r) => {
+                            let Some(statement) = futures_statement.as_mut() else {
+                                return Err(super::invalid(
+                                    "record",
+                                    "futures records are streamed in any order only",
+                                ));
+                            };
+                            if r.row_key.is_empty() {
+                                return Err(super::invalid(
+                                    "row key",
+                                    "a record has an empty identity",
+                                ));
+                            }
+                            let key = (
+                                RecordRef::Futures(index),
+                                r.account.as_str(),
+                                r.row_key.as_str(),
+                                r.content_key.as_deref(),
+                            );
+                            if let Some(stored_seq) = seen.get(&r.row_key) {
+                                let duplicate = duplicate_of(&tx, key, stored_seq, first_seq)?;
+                                on_duplicate(item, &duplicate);
+                                outcome.duplicates.push(duplicate);
+                            } else {
+                                first_use.note_futures(r, seq);
+                                stage_futures(statement, r, seq, import_id)?;
+                                outcome.added_futures += 1;
+                                seq = seq
+                                    .checked_add(1)
+                                    .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+                            }
+                            index += 1;
+                            continue;
+                        }
+                    };
                     if r.row_key.is_empty() {
                         return Err(super::invalid("row key", "a record has an empty identity"));
                     }
@@ -394,7 +526,13 @@ impl SqliteLedger {
                         on_duplicate(item, &duplicate);
                         outcome.duplicates.push(duplicate);
                     } else if let Some(stored_seq) = seen.get(&r.row_key) {
-                        let duplicate = duplicate_of(&tx, r, index, stored_seq, first_seq)?;
+                        let key = (
+                            RecordRef::Spot(index),
+                            r.account.as_str(),
+                            r.row_key.as_str(),
+                            r.content_key.as_deref(),
+                        );
+                        let duplicate = duplicate_of(&tx, key, stored_seq, first_seq)?;
                         on_duplicate(item, &duplicate);
                         outcome.duplicates.push(duplicate);
                     } else if staged {
@@ -430,12 +568,12 @@ impl SqliteLedger {
             }
         };
         if staged {
-            unstage(&tx, first_use, &mut ids, first_seq, outcome.added_spot)?;
+            unstage(&tx, first_use, &mut ids, first_seq, &outcome)?;
         }
         rebuild_key_index(&tx)?;
         tx.pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
             .map_err(map_err)?;
-        let added = outcome.added_spot;
+        let added = outcome.added_spot + outcome.added_futures;
         if added > 0 {
             let last = u64::try_from(seq - 1).map_err(|e| corrupt("seq", e))?;
             let first = u64::try_from(first_seq).map_err(|e| corrupt("seq", e))?;
@@ -455,15 +593,26 @@ impl SqliteLedger {
     }
 }
 
-/// Inserts the `added` staged rows from seq `first_seq` in insertion order, having created
-/// their accounts and assets in that order, and empties the stage.
+/// Inserts the staged rows (`outcome`'s added spot or futures rows) from seq `first_seq` in
+/// insertion order, having created their accounts and assets in that order, and empties the
+/// stage. A stream holds the records of one file: spot or futures, not both.
 fn unstage(
     tx: &Transaction<'_>,
     first_use: FirstUse,
     ids: &mut Ids,
     first_seq: i64,
-    added: u64,
+    outcome: &ImportOutcome,
 ) -> PortResult<()> {
+    let (sql, added) = match (outcome.added_spot, outcome.added_futures) {
+        (spot, 0) => (UNSTAGE, spot),
+        (0, futures) => (UNSTAGE_FUTURES, futures),
+        _ => {
+            return Err(super::invalid(
+                "record",
+                "a stream holds spot or futures records, not both",
+            ));
+        }
+    };
     first_use.resolve(tx, ids)?;
     // The sort spills to temporary files past the cache, which bounds its memory (three
     // sort lists of the cache's size, with two threads); the lists of the default cache
@@ -471,7 +620,7 @@ fn unstage(
     tx.pragma_update(None, "cache_size", super::SORT_CACHE_KIB)
         .map_err(map_err)?;
     tx.pragma_update(None, "threads", 2).map_err(map_err)?;
-    let inserted = tx.execute(UNSTAGE, [first_seq]);
+    let inserted = tx.execute(sql, [first_seq]);
     tx.pragma_update(None, "threads", 0).map_err(map_err)?;
     let inserted = inserted.map_err(map_err)?;
     if u64::try_from(inserted).ok() != Some(added) {
@@ -481,8 +630,8 @@ fn unstage(
         ));
     }
     tx.execute_batch(
-        "DROP TABLE temp.import_stage; DROP TABLE temp.import_stage_accounts; \
-         DROP TABLE temp.import_stage_assets",
+        "DROP TABLE temp.import_stage; DROP TABLE temp.futures_stage; \
+         DROP TABLE temp.import_stage_accounts; DROP TABLE temp.import_stage_assets",
     )
     .map_err(map_err)
 }
