@@ -1336,9 +1336,10 @@ const CHUNK: usize = 8192;
 
 /// Stages 1–6 of a generic, Bitvavo, Coinbase, Kraken ledgers or Binance file in time order
 /// (or in any order with `any_order`, which a Kraken futures log needs), handing the
-/// transactions (or futures records) to `sink` in chunks while the file is read. After the first invalid row no more chunks are sent unless
-/// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
-/// `sink` returns false it receives nothing more.
+/// transactions (or futures records) to `sink` in chunks while the file is read. After the
+/// first invalid row no more chunks are sent unless `send_after_errors` (the rest is still
+/// read, so every invalid row is reported). Once `sink` returns false it receives nothing
+/// more.
 pub(crate) fn run_streaming(
     bytes: &[u8],
     options: &ImportOptions,

@@ -1,7 +1,7 @@
 //! The streamed import of a large generic, Bitvavo, Coinbase, Kraken ledgers, Binance or
-//! Kraken futures file: one thread parses and validates the file in chunks while this one writes each
-//! chunk into the open store transaction, so parsing and inserting overlap on two cores and
-//! memory holds a few chunks, not the file's records.
+//! Kraken futures file: one thread parses and validates the file in chunks while this one
+//! writes each chunk into the open store transaction, so parsing and inserting overlap on
+//! two cores and memory holds a few chunks, not the file's records.
 //!
 //! `imports.md` §1.15 orders stages 1–6 before stage 7 opens the transaction; what it
 //! protects is observable: nothing of the file is visible before the commit, and a file with

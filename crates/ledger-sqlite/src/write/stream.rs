@@ -376,10 +376,11 @@ impl SqliteLedger {
     /// Writes spot records that arrive in chunks, in insertion order, in one transaction
     /// (the bulk path: identities checked in memory against the stored ones and the earlier
     /// records, the key index rebuilt at the end). `record` reads the store record of an
-    /// item (spot, or futures in a [`StreamOrder::Any`] stream of futures records only); `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
-    /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
-    /// `end` decides: commit (with the final import log entry), dry run or abandon (both
-    /// roll back). An abandoned import returns an outcome with `committed` false. The records
+    /// item (spot, or futures in a [`StreamOrder::Any`] stream of futures records only);
+    /// `on_duplicate` hears of each record not inserted; `retire` gets each chunk back once
+    /// written (freeing a chunk's records can happen on another thread). When `chunks` is
+    /// exhausted, `end` decides: commit (with the final import log entry), dry run or abandon
+    /// (both roll back). An abandoned import returns an outcome with `committed` false. The records
     /// must have distinct identities (a file's do); two equal ones fail the commit. A record
     /// with `dedupe_by_content_key` is first looked up by its content key among the stored
     /// rows, as in the batch path (a stream's own content keys are distinct, a file's being
