@@ -506,7 +506,7 @@ pub(crate) fn spot_record(transaction: Transaction, dedupe_by_content_key: bool)
     }
 }
 
-fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
+pub(crate) fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
     NewFuturesRecord {
         account: record.account,
         row_key: record.identity,

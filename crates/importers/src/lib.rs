@@ -33,7 +33,7 @@ pub use model::{
     Finding, FormatInfo, FuturesRecord, ImportOptions, ImportResult, Level, Profile, SkipReason,
     TZDB_VERSION, Transaction, Zone,
 };
-pub use pipeline::{Streamed, usage_error};
+pub use pipeline::{Chunk, Streamed, usage_error};
 pub use values::validate_account_name;
 
 /// Reads one exchange or generic file (stages 1–6).
@@ -41,19 +41,20 @@ pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     pipeline::run(bytes, options)
 }
 
-/// Stages 1–6 of a generic CSV, a Bitvavo export or a Coinbase report (one row per
-/// operation) whose rows are in time order, handing the transactions to `sink` in insertion order, in chunks, while the
-/// file is read: memory holds a chunk, not the file's transactions, and the caller can write
-/// one chunk while the next is parsed. Other formats are [`Streamed::Declined`] (read them
-/// with [`import_bytes`]) and a file out of time order [`Streamed::Unsorted`] (read it with
-/// [`import_read_any_order`] or [`import_bytes`]). After the first invalid row no more
-/// chunks are sent unless `send_after_errors` (`--skip-invalid`); the whole file is still
-/// read, so the result reports every invalid row.
+/// Stages 1–6 of a generic CSV, a Bitvavo export, a Coinbase report or a Binance statement
+/// whose rows are in time order, handing the transactions to `sink` in insertion order, in
+/// chunks ([`Chunk::Transactions`]), while the file is read: memory holds a chunk, not the
+/// file's transactions, and the caller can write one chunk while the next is parsed. A file
+/// out of time order, a Kraken ledgers file or a Kraken futures log is [`Streamed::Unsorted`]
+/// (read it with [`import_read_any_order`] or [`import_bytes`]), a Binance statement that
+/// must be read whole [`Streamed::Declined`] (read it with [`import_bytes`]). After the
+/// first invalid row no more chunks are sent unless `send_after_errors` (`--skip-invalid`);
+/// the whole file is still read, so the result reports every invalid row.
 pub fn import_bytes_streaming(
     bytes: &[u8],
     options: &ImportOptions,
     send_after_errors: bool,
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> Streamed {
     pipeline::run_streaming(bytes, options, send_after_errors, sink)
 }
@@ -68,15 +69,17 @@ pub fn import_read_streaming(
     size: usize,
     options: &ImportOptions,
     send_after_errors: bool,
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String) {
     pipeline::run_streaming_read(source, size, options, (send_after_errors, false), sink)
 }
 
-/// [`import_read_streaming`] of a file in any time order (a Kraken ledgers file too, which
-/// the time-order read leaves [`Streamed::Unsorted`]): it is never [`Streamed::Unsorted`]; a
-/// Kraken ledgers file neither oldest nor newest first, or with a trade group split by
-/// another time, is [`Streamed::Declined`] (read it with [`import_bytes`]); the transactions come in file
+/// [`import_read_streaming`] of a file in any time order (a Kraken ledgers file or a Kraken
+/// futures log too, which the time-order read leaves [`Streamed::Unsorted`]; a futures log's
+/// records come as [`Chunk::Futures`], in file order): it is never [`Streamed::Unsorted`]; a
+/// Kraken ledgers file neither oldest nor newest first, a Binance statement out of time
+/// order, or a Kraken file with a trade group split by another time, is
+/// [`Streamed::Declined`] (read it with [`import_bytes`]); the transactions come in file
 /// order (a Kraken operation when it is complete), each with the identity the whole-file
 /// read gives it (content-key ordinals are counted over the file, so memory holds
 /// the file's identities as `imports.md` §1.2 allows), and account names as the row spells
@@ -87,7 +90,7 @@ pub fn import_read_any_order(
     size: usize,
     options: &ImportOptions,
     send_after_errors: bool,
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String) {
     pipeline::run_streaming_read(source, size, options, (send_after_errors, true), sink)
 }

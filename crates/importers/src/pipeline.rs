@@ -1308,32 +1308,43 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
 /// What a streaming read did (`crate::import_bytes_streaming`).
 #[derive(Debug)]
 pub enum Streamed {
-    /// The file was read; its transactions went to the sink (`transactions` is empty).
+    /// The file was read; its transactions or futures records went to the sink
+    /// (`transactions` and `futures` are empty).
     Done(ImportResult),
-    /// The file is not a generic CSV, a Bitvavo export, a Coinbase report or a Kraken
-    /// ledgers file, or it is a Kraken ledgers file that must be read whole (a row against
-    /// its time order, a trade group split by another time): the chunks sent so far, if any, are
-    /// void; read it with `import_bytes`.
+    /// A Kraken ledgers file or a Binance statement that must be read whole (a row against
+    /// its time order, a Kraken trade group split by another time): the chunks sent so far,
+    /// if any, are void; read it with `import_bytes`.
     Declined,
     /// A row is earlier than one before it, so insertion order differs from file order (a
-    /// Kraken ledgers file always is, unread): the reading stopped, the chunks sent so far
-    /// are void; read it in any order or with `import_bytes`.
+    /// Kraken ledgers file or a Kraken futures log always is, unread): the reading stopped,
+    /// the chunks sent so far are void; read it in any order or with `import_bytes`.
     Unsorted,
+}
+
+/// What a streaming read hands its sink: a spot file's transactions, or a Kraken futures
+/// log's records.
+#[derive(Debug)]
+pub enum Chunk {
+    /// Transactions of a generic, Bitvavo, Coinbase, Kraken ledgers or Binance file.
+    Transactions(Vec<Transaction>),
+    /// Records of a Kraken futures account log, in file order.
+    Futures(Vec<crate::model::FuturesRecord>),
 }
 
 /// Transactions per chunk handed to a streaming sink.
 const CHUNK: usize = 8192;
 
-/// Stages 1–6 of a generic, Bitvavo, Coinbase or Kraken ledgers file in time order (or in
-/// any order with `any_order`), handing the transactions to `sink` in chunks while the file
-/// is read. After the first invalid row no more chunks are sent unless
-/// `send_after_errors` (the rest is still read, so every invalid row is reported). Once
-/// `sink` returns false it receives nothing more.
+/// Stages 1–6 of a generic, Bitvavo, Coinbase, Kraken ledgers or Binance file in time order
+/// (or in any order with `any_order`, which a Kraken futures log needs), handing the
+/// transactions (or futures records) to `sink` in chunks while the file is read. After the
+/// first invalid row no more chunks are sent unless `send_after_errors` (the rest is still
+/// read, so every invalid row is reported). Once `sink` returns false it receives nothing
+/// more.
 pub(crate) fn run_streaming(
     bytes: &[u8],
     options: &ImportOptions,
     send_after_errors: bool,
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> Streamed {
     match start(bytes, options) {
         Start::Done(result, _) => Streamed::Done(result),
@@ -1366,7 +1377,7 @@ pub(crate) fn run_streaming_read(
     size: usize,
     options: &ImportOptions,
     (send_after_errors, any_order): (bool, bool),
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String) {
     let mut head = Vec::new();
     let (streamed, records) = match start_read(&mut head, source, size, options) {
@@ -1425,16 +1436,15 @@ fn stream_rows(
     format: &FormatInfo,
     options: &ImportOptions,
     (send_after_errors, any_order): (bool, bool),
-    sink: &mut dyn FnMut(Vec<Transaction>) -> bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> Streamed {
-    if !matches!(
-        format.profile,
-        Profile::Generic | Profile::Bitvavo | Profile::Coinbase | Profile::KrakenLedgers
-    ) {
-        return Streamed::Declined;
-    }
     // Kraken groups and moves complete after later rows: their drafts leave out of order.
-    if format.profile == Profile::KrakenLedgers && !any_order {
+    // A Kraken futures log is newest first.
+    if matches!(
+        format.profile,
+        Profile::KrakenLedgers | Profile::KrakenFutures
+    ) && !any_order
+    {
         return Streamed::Unsorted;
     }
     let account = options
@@ -1442,6 +1452,9 @@ fn stream_rows(
         .clone()
         .or_else(|| format.profile.default_account().map(str::to_owned))
         .unwrap_or_default();
+    if format.profile == Profile::KrakenFutures {
+        return stream_futures(result, ctx, records, &account, send_after_errors, sink);
+    }
     let mut finisher = if any_order {
         Finisher::any_order(format.profile)
     } else {
@@ -1463,7 +1476,10 @@ fn stream_rows(
             return;
         }
         if draft.role.is_none() && chunk.len() >= CHUNK {
-            open = sink(std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK)));
+            open = sink(Chunk::Transactions(std::mem::replace(
+                &mut chunk,
+                Vec::with_capacity(CHUNK),
+            )));
         }
         finisher.push(draft, &mut chunk);
     };
@@ -1475,6 +1491,17 @@ fn stream_rows(
                 records,
                 &account,
                 format.layout,
+                &mut emit,
+            )
+            .is_err();
+        }
+        Profile::BinanceStatement => {
+            whole = crate::profiles::binance::read_into(
+                &mut ctx,
+                records,
+                &account,
+                format.layout,
+                options,
                 &mut emit,
             )
             .is_err();
@@ -1505,9 +1532,45 @@ fn stream_rows(
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());
     if !file_level && open && !chunk.is_empty() {
-        sink(chunk);
+        sink(Chunk::Transactions(chunk));
     }
     result.rows_in_records = finisher.rows;
+    Streamed::Done(conclude(result, ctx))
+}
+
+/// [`stream_rows`] of a Kraken futures log: each valid row's record goes out as it is read,
+/// in file order (the caller puts them in insertion order).
+fn stream_futures(
+    mut result: ImportResult,
+    mut ctx: Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    send_after_errors: bool,
+    sink: &mut dyn FnMut(Chunk) -> bool,
+) -> Streamed {
+    let mut chunk = Vec::with_capacity(CHUNK);
+    let mut open = true;
+    let mut rows = 0u64;
+    crate::profiles::futures::read_into(&mut ctx, records, account, &mut |ctx, record| {
+        rows += 1;
+        open = open && (send_after_errors || ctx.invalid.is_empty());
+        if !open {
+            return;
+        }
+        if chunk.len() >= CHUNK {
+            open = sink(Chunk::Futures(std::mem::replace(
+                &mut chunk,
+                Vec::with_capacity(CHUNK),
+            )));
+        }
+        chunk.push(record);
+    });
+    let file_level = ctx.findings.iter().any(|f| f.file_level);
+    open = open && (send_after_errors || ctx.invalid.is_empty());
+    if !file_level && open && !chunk.is_empty() {
+        sink(Chunk::Futures(chunk));
+    }
+    result.rows_in_records = rows;
     Streamed::Done(conclude(result, ctx))
 }
 

@@ -23,7 +23,7 @@ use use_cases::PortResult;
 use crate::error::map_err;
 
 pub use schema::SCHEMA_VERSION;
-pub use write::{StreamEnd, StreamOrder, StreamPlan};
+pub use write::{StreamEnd, StreamOrder, StreamPlan, StreamRecord};
 
 /// A ledger store over one SQLite file.
 #[derive(Debug)]
@@ -88,8 +88,9 @@ impl SqliteLedger {
         self
     }
 
-    /// Sets the spot-row count from which a full read splits across two connections. Tests
-    /// use it to run both paths on small ledgers.
+    /// Sets the spot-row count from which a full read, and the price-window count from which a
+    /// read of price candidates, splits across two connections. Tests use it to run both paths
+    /// on small ledgers.
     #[doc(hidden)]
     #[must_use]
     pub fn with_parallel_read_threshold(mut self, rows: u64) -> Self {

@@ -168,6 +168,27 @@ fn upper_rows(
     version: u64,
     capacity: usize,
 ) -> PortResult<Option<Vec<SpotRow>>> {
+    with_second_reader(path, version, |conn| {
+        // Sized up front: growing a vector of wide rows copies them and faults fresh pages.
+        let mut rows = Vec::with_capacity(capacity);
+        spot_range(
+            conn,
+            assets,
+            Some((mid.saturating_add(1), i64::MAX)),
+            &mut rows,
+        )?;
+        Ok(rows)
+    })
+}
+
+/// Runs `read` in a read transaction on a connection of its own to the ledger at `path`;
+/// `None` when that connection sees another ledger version than `version` (a write came in
+/// between), so the caller reads on its own connection instead.
+fn with_second_reader<T>(
+    path: &str,
+    version: u64,
+    read: impl FnOnce(&Connection) -> PortResult<T>,
+) -> PortResult<Option<T>> {
     let flags =
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
@@ -178,16 +199,9 @@ fn upper_rows(
     if ledger_version(&tx)? != version {
         return Ok(None);
     }
-    // Sized up front: growing a vector of wide rows copies them and faults fresh pages.
-    let mut rows = Vec::with_capacity(capacity);
-    spot_range(
-        &tx,
-        assets,
-        Some((mid.saturating_add(1), i64::MAX)),
-        &mut rows,
-    )?;
+    let value = read(&tx)?;
     tx.finish().map_err(map_err)?;
-    Ok(Some(rows))
+    Ok(Some(value))
 }
 
 /// Appends the spot rows with `from <= seq <= to` (all rows for `None`) in table order.
@@ -614,7 +628,11 @@ fn price_table_for(
 /// Days of the §7.2 lookback window before the lookup date.
 const PRICE_WINDOW_DAYS: i64 = 7;
 
-fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
+fn price_candidates(
+    conn: &Connection,
+    requests: &[(Asset, Date)],
+    parallel_min_requests: u64,
+) -> PortResult<Vec<PriceRow>> {
     let tx = read_transaction(conn)?;
     let table = AssetTable::load(conn)?;
     let mut wanted: Vec<(Asset, i64)> = requests
@@ -629,33 +647,79 @@ fn price_candidates(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult
     let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
     symbols.dedup();
     let ids = asset_ids(conn, &symbols)?;
-    let mut out = Vec::new();
+    let parallel = u64::try_from(wanted.len()).is_ok_and(|n| n >= parallel_min_requests);
+    let out = match conn.path().filter(|p| parallel && !p.is_empty()) {
+        Some(path) => {
+            // Many windows: the assets holding the second half of them are read and decoded
+            // on a second connection and thread while this one reads the first half.
+            let mid = wanted.get(wanted.len() / 2).map(|(asset, _)| *asset);
+            let split = ids.partition_point(|(_, asset)| Some(*asset) < mid);
+            let (lower_ids, upper_ids) = ids.split_at(split);
+            let version = ledger_version(conn)?;
+            let (lower, upper) = std::thread::scope(|scope| {
+                let wanted = &wanted;
+                let table = &table;
+                let helper = scope.spawn(move || {
+                    with_second_reader(path, version, |second| {
+                        candidates_of(second, table, wanted, upper_ids)
+                    })
+                });
+                let lower = candidates_of(conn, table, wanted, lower_ids);
+                (lower, helper.join().ok().and_then(Result::ok).flatten())
+            });
+            let mut out = lower?;
+            match upper {
+                Some(mut rows) => out.append(&mut rows),
+                None => out.append(&mut candidates_of(conn, &table, &wanted, upper_ids)?),
+            }
+            out
+        }
+        None => candidates_of(conn, &table, &wanted, &ids)?,
+    };
+    finish_read(tx)?;
+    Ok(out)
+}
+
+/// The closes within the windows of `wanted` (sorted `(asset, day)` lookups) of the assets
+/// `ids`, asset by asset in the order of `ids`, each asset's sorted.
+fn candidates_of(
+    conn: &Connection,
+    table: &AssetTable,
+    wanted: &[(Asset, i64)],
+    ids: &[(i64, Asset)],
+) -> PortResult<Vec<PriceRow>> {
+    // Every asset's windows first, coalesced into disjoint day ranges: the closes of one
+    // quote currency fit in their total, so the list is sized once instead of growing (each
+    // growth copies it and faults fresh pages).
     let mut ranges: Vec<(i64, i64)> = Vec::new();
-    for (id, asset) in ids {
+    let mut plan: Vec<(i64, usize)> = Vec::with_capacity(ids.len());
+    for &(id, asset) in ids {
         // `wanted` is sorted by asset: this asset's requests are one contiguous run.
         let begin = wanted.partition_point(|(a, _)| *a < asset);
         let end = wanted.partition_point(|(a, _)| *a <= asset);
-        // Coalesce the windows of this asset into disjoint day ranges.
-        ranges.clear();
+        let first = ranges.len();
         for (_, day) in wanted.get(begin..end).unwrap_or_default() {
             let start = day.saturating_sub(PRICE_WINDOW_DAYS);
-            match ranges.last_mut() {
+            match ranges.get_mut(first..).and_then(<[_]>::last_mut) {
                 Some((_, to)) if start <= to.saturating_add(1) => *to = (*to).max(*day),
                 _ => ranges.push((start, *day)),
             }
         }
-        // At most one close a day per quote: room for one quote's, so the list grows by
-        // reserving, not by copying itself over and over.
-        let days = ranges
-            .iter()
-            .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
-            .fold(0_i64, i64::saturating_add);
-        out.reserve(usize::try_from(days).unwrap_or(0));
-        let start = out.len();
-        series::read_ranges(conn, &table, id, &ranges, &mut out)?;
-        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+        plan.push((id, ranges.len()));
     }
-    finish_read(tx)?;
+    let days = ranges
+        .iter()
+        .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
+        .fold(0_i64, i64::saturating_add);
+    let mut out = Vec::with_capacity(usize::try_from(days).unwrap_or(0));
+    let mut first = 0;
+    for (id, end) in plan {
+        let start = out.len();
+        let own = ranges.get(first..end).unwrap_or_default();
+        series::read_ranges(conn, table, id, own, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+        first = end;
+    }
     Ok(out)
 }
 
@@ -852,7 +916,7 @@ macro_rules! read_ports {
             }
             fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
                 let $conn = self;
-                price_candidates($expr, requests)
+                price_candidates($expr, requests, $ledger.parallel_read_min_rows)
             }
             fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>> {
                 let $conn = self;

@@ -27,7 +27,7 @@ use crate::read::{ledger_version, meta_value};
 mod prices;
 mod stream;
 
-pub use stream::{StreamEnd, StreamOrder, StreamPlan};
+pub use stream::{StreamEnd, StreamOrder, StreamPlan, StreamRecord};
 
 const MAX_ACCOUNT_NAME_CHARS: usize = 64;
 

@@ -1,7 +1,7 @@
-//! The streamed import of a large generic, Bitvavo, Coinbase or Kraken ledgers file: one
-//! thread parses and validates the file in chunks while this one writes each chunk into the
-//! open store transaction, so parsing and inserting overlap on two cores and memory holds a
-//! few chunks, not the file's records.
+//! The streamed import of a large generic, Bitvavo, Coinbase, Kraken ledgers, Binance or
+//! Kraken futures file: one thread parses and validates the file in chunks while this one
+//! writes each chunk into the open store transaction, so parsing and inserting overlap on
+//! two cores and memory holds a few chunks, not the file's records.
 //!
 //! `imports.md` §1.15 orders stages 1–6 before stage 7 opens the transaction; what it
 //! protects is observable: nothing of the file is visible before the commit, and a file with
@@ -12,9 +12,9 @@
 
 use std::sync::mpsc;
 
-use importers::{ImportOptions, ImportResult, Streamed, Transaction};
-use ledger_sqlite::{StreamEnd, StreamOrder, StreamPlan};
-use use_cases::ports::NewSpotRecord;
+use importers::{Chunk, ImportOptions, ImportResult, Streamed};
+use ledger_sqlite::{StreamEnd, StreamOrder, StreamPlan, StreamRecord};
+use use_cases::ports::{NewFuturesRecord, NewSpotRecord};
 
 use super::{ImportArgs, Progress, RecordPosition};
 use crate::report::{FileReport, FileResult, FindingOut, RowCounts};
@@ -25,11 +25,33 @@ const STREAM_MIN_BYTES: usize = 3 << 20;
 /// Chunks in flight between the parser and the writer.
 const CHANNEL_CHUNKS: usize = 4;
 
+/// A spot record, or a futures record of a Kraken futures log.
+enum Record {
+    Spot(NewSpotRecord),
+    Futures(NewFuturesRecord),
+}
+
 /// A store record with what a duplicate warning needs of its source.
 struct Item {
-    record: NewSpotRecord,
+    record: Record,
     key_column: Option<usize>,
     identity_key: String,
+}
+
+impl Item {
+    fn store_record(&self) -> StreamRecord<'_> {
+        match &self.record {
+            Record::Spot(r) => StreamRecord::Spot(r),
+            Record::Futures(r) => StreamRecord::Futures(r),
+        }
+    }
+
+    fn source_lines(&self) -> &[u64] {
+        match &self.record {
+            Record::Spot(r) => &r.source_lines,
+            Record::Futures(r) => &r.source_lines,
+        }
+    }
 }
 
 /// What the parser thread hands back.
@@ -63,20 +85,21 @@ impl<'a> Source<'a> {
 #[allow(clippy::large_enum_variant)] // One per pass, taken apart at once.
 enum Pass {
     Report(FileReport),
-    /// Not a generic, Bitvavo, Coinbase or Kraken ledgers file, a Kraken file that must be
-    /// read whole, or it could not be opened: nothing was written.
+    /// A Kraken ledgers or Binance file that must be read whole, or it could not be opened:
+    /// nothing was written.
     Declined,
     /// A row out of time order: nothing was written; read it again staged.
     Unsorted,
 }
 
-/// Imports a large generic, Bitvavo, Coinbase or Kraken ledgers file through the streamed
-/// path, reading it block by block from `source` (`size` bytes): first in time order, and
-/// when a row comes out of order (a Kraken file at once), again with the rows staged in the
-/// store (`StreamOrder::Any`), so a file in any order is read in bounded memory, into a
-/// ledger of any size (the store checks each record against a larger ledger's key index).
-/// `None` when the file is not one (other formats, small files, a Kraken file out of time
-/// order): the caller then takes the batch path, nothing having been written.
+/// Imports a large generic, Bitvavo, Coinbase, Kraken ledgers, Binance or Kraken futures
+/// file through the streamed path, reading it block by block from `source` (`size` bytes):
+/// first in time order, and when a row comes out of order (a Kraken file at once), again
+/// with the rows staged in the store (`StreamOrder::Any`), so a file in any order is read in
+/// bounded memory (a Binance file out of order is read whole), into a ledger of any size
+/// (the store checks each spot record against a larger ledger's key index). `None` when the
+/// file is not one (other formats, small files, a Kraken or Binance file to read whole): the
+/// caller then takes the batch path, nothing having been written.
 pub(super) fn import(
     store: &mut ledger_sqlite::SqliteLedger,
     name: &str,
@@ -112,7 +135,7 @@ type StreamRead = fn(
     usize,
     &ImportOptions,
     bool,
-    &mut dyn FnMut(Vec<Transaction>) -> bool,
+    &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String);
 
 /// The importers' read for records that arrive in `order`.
@@ -120,6 +143,39 @@ fn reader(order: StreamOrder) -> StreamRead {
     match order {
         StreamOrder::Any => importers::import_read_any_order,
         StreamOrder::Insertion => importers::import_read_streaming,
+    }
+}
+
+/// The store records of a chunk; their source lines go to `lines`.
+fn items(chunk: Chunk, lines: &mut Vec<u64>) -> Vec<Item> {
+    match chunk {
+        Chunk::Transactions(chunk) => chunk
+            .into_iter()
+            .map(|mut t| {
+                lines.extend_from_slice(&t.lines);
+                let key_column = t.key_column;
+                let by_content = t.matches_by_content_key();
+                let identity_key = std::mem::take(&mut t.identity_key);
+                Item {
+                    record: Record::Spot(super::spot_record(t, by_content)),
+                    key_column,
+                    identity_key,
+                }
+            })
+            .collect(),
+        Chunk::Futures(chunk) => chunk
+            .into_iter()
+            .map(|mut f| {
+                lines.push(f.line);
+                let key_column = f.key_column;
+                let identity_key = std::mem::take(&mut f.identity_key);
+                Item {
+                    record: Record::Futures(super::futures_record(f)),
+                    key_column,
+                    identity_key,
+                }
+            })
+            .collect(),
     }
 }
 
@@ -145,29 +201,11 @@ fn import_streamed(
         scope.spawn(move || to_free.into_iter().for_each(drop));
         let parser = scope.spawn(move || {
             let mut lines = Vec::with_capacity(records);
-            let (streamed, sha256) = reader(order)(
-                source,
-                size,
-                options,
-                skip_invalid,
-                &mut |chunk: Vec<Transaction>| {
-                    let items = chunk
-                        .into_iter()
-                        .map(|mut t| {
-                            lines.extend_from_slice(&t.lines);
-                            let key_column = t.key_column;
-                            let by_content = t.matches_by_content_key();
-                            let identity_key = std::mem::take(&mut t.identity_key);
-                            Item {
-                                record: super::spot_record(t, by_content),
-                                key_column,
-                                identity_key,
-                            }
-                        })
-                        .collect();
+            let (streamed, sha256) =
+                reader(order)(source, size, options, skip_invalid, &mut |chunk: Chunk| {
+                    let items = items(chunk, &mut lines);
                     sender.send(items).is_ok()
-                },
-            );
+                });
             Parsed {
                 streamed,
                 lines,
@@ -181,10 +219,10 @@ fn import_streamed(
         let written = store.import_stream(
             StreamPlan { order, records },
             receiver.into_iter(),
-            |item: &Item| &item.record,
+            Item::store_record,
             |item, _| {
                 positions.push((
-                    item.record.source_lines.clone(),
+                    item.source_lines().to_vec(),
                     item.key_column,
                     item.identity_key.clone(),
                 ));

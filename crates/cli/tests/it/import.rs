@@ -705,3 +705,195 @@ fn a_large_coinbase_report_streams_and_matches_older_reports_by_content() {
     assert_eq!(report["files"][0]["duplicates"], 33_000);
     assert_eq!(counts(&b), (2, 33_000, 0));
 }
+
+/// A Binance statement of `seconds` seconds five seconds apart, oldest first: trades with
+/// fee legs, deposits, sub-wallet moves, dust, rewards written twice (on `Earn`, then on
+/// `Spot`), equal deposits.
+fn large_binance(seconds: u64) -> Vec<String> {
+    let mut rows = Vec::new();
+    for i in 0..seconds {
+        let t = i * 5;
+        let stamp = format!(
+            "39184726,2025-03-{:02} {:02}:{:02}:{:02}",
+            1 + t / 86_400,
+            t / 3600 % 24,
+            t / 60 % 60,
+            t % 60
+        );
+        let legs: &[&str] = match i % 4 {
+            0 => &[
+                "Spot,Transaction Spend,EUR,-10.00000000,\"\"",
+                "Spot,Transaction Buy,BTC,0.00020000,\"\"",
+                "Spot,Transaction Fee,BNB,-0.00001000,\"\"",
+            ],
+            1 => &[
+                "Spot,Simple Earn Flexible Subscription,BTC,-0.00010000,\"\"",
+                "Spot,Deposit,EUR,100.00000000,\"\"",
+                "Earn,Simple Earn Flexible Subscription,BTC,0.00010000,\"\"",
+            ],
+            2 => &[
+                "Earn,Simple Earn Flexible Interest,BTC,0.00000{n},\"\"",
+                "Spot,Small Assets Exchange BNB,DOGE,-12.50000000,DOGE to BNB",
+                "Spot,Small Assets Exchange BNB,BNB,0.00500000,DOGE to BNB",
+            ],
+            _ => &[
+                "Spot,Simple Earn Flexible Interest,BTC,0.00000{n},\"\"",
+                "Spot,Deposit,BTC,0.01000000,\"\"",
+                "Spot,Deposit,BTC,0.01000000,\"\"",
+            ],
+        };
+        // A reward's amount is its pair's alone within two hours.
+        let n = format!("{:03}", 100 + i / 4 % 900);
+        rows.extend(
+            legs.iter()
+                .map(|leg| format!("{stamp},{}", leg.replace("{n}", &n))),
+        );
+    }
+    rows
+}
+
+#[test]
+fn a_large_binance_statement_streams_oldest_first_and_is_read_whole_newest_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark";
+    let mut rows = large_binance(19_000);
+    let oldest = dir.path().join("oldest.csv");
+    std::fs::write(&oldest, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    rows.reverse();
+    let newest = dir.path().join("newest.csv");
+    std::fs::write(&newest, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+    assert!(
+        std::fs::metadata(&oldest).unwrap().len() > 3 << 20,
+        "streamed path"
+    );
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    for (ledger, file) in [(&a, &oldest), (&b, &newest)] {
+        let output = run(ledger, &["--json", "import", file.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        // Per four seconds: a buy, a move (two), a deposit, a reward, a dust swap, a
+        // reward and two deposits.
+        assert_eq!(report["files"][0]["added"], 19_000 / 4 * 9);
+        // Each reward written twice warns on both lines.
+        assert_eq!(report["files"][0]["warnings"], 19_000 / 4 * 2);
+        assert_eq!(counts(ledger), (1, 19_000 / 4 * 9, 0));
+    }
+    // The same rows; within a second they follow their first lines, which differ.
+    let sorted = |ledger: &Path| {
+        let mut rows: Vec<String> = stored_rows(ledger)
+            .iter()
+            .map(|r| r.split_once(' ').unwrap().1.to_owned())
+            .collect();
+        rows.sort();
+        rows
+    };
+    assert_eq!(sorted(&b), sorted(&a));
+    // Again, streamed: every transaction is a duplicate (the same identities).
+    let output = run(&b, &["--json", "import", oldest.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], 19_000 / 4 * 9);
+}
+
+/// A Kraken futures log of `rows` entries a minute apart, oldest first: trades with their
+/// position legs, funding in three settlement currencies, settlements and conversions.
+fn large_futures(rows: u64) -> Vec<String> {
+    let contracts = [
+        ("pf_xbtusd", "usd"),
+        ("pf_soleur", "eur"),
+        ("fi_xbtusd", "xbt"),
+    ];
+    (0..rows)
+        .map(|i| {
+            let (day, hh, mm) = (1 + i / 1440, i / 60 % 24, i % 60);
+            let time = format!("2025-{:02}-{:02} {hh:02}:{mm:02}:00", 1 + day / 28, 1 + day % 28);
+            let (contract, symbol) = contracts[usize::try_from(i % 3).unwrap()];
+            let uid = format!("{i:08x}-9d3f-4a8e-b6c5-1f0e2d3c4b5a");
+            match i % 6 {
+                0 | 1 => format!(
+                    "{uid},{time},flex,futures trade,{symbol},{contract},-1.5,100,,60997,,,-1,0.5,,,,,"
+                ),
+                2 => format!(
+                    "{uid},{time},flex,futures trade,{contract},{contract},0.02,0,,60997,,,,,,,,,"
+                ),
+                3 => format!(
+                    "{uid},{time},flex,funding rate change,{symbol},{contract},0.0031,100,,,,0.0000012,,,0.0031,,,,"
+                ),
+                4 => format!("{uid},{time},flex,settlement,{symbol},{contract},3,100,,,,,3,,,,,,"),
+                _ => format!("{uid},{time},flex,conversion,{symbol},,10,100,,,,,,,,,0.0015,,"),
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_large_futures_log_streams_newest_first_or_shuffled() {
+    let dir = tempfile::tempdir().unwrap();
+    let header = "uid,dateTime,account,type,symbol,contract,change,new balance,new average entry price,trade price,mark price,funding rate,realized pnl,fee,realized funding,collateral,conversion spread percentage,liquidation fee,position uid";
+    let rows = large_futures(33_000);
+    let write = |name: &str, rows: Vec<String>| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, format!("{header}\n{}\n", rows.join("\n"))).unwrap();
+        path
+    };
+    let newest = write("newest.csv", rows.iter().rev().cloned().collect());
+    assert!(
+        std::fs::metadata(&newest).unwrap().len() > 3 << 20,
+        "streamed path"
+    );
+    // A fixed permutation (33,000 and 7,919 are coprime).
+    let shuffled = write(
+        "shuffled.csv",
+        (0..rows.len())
+            .map(|i| rows[i * 7919 % rows.len()].clone())
+            .collect(),
+    );
+    let mut bad_rows = rows.clone();
+    bad_rows[99] = bad_rows[99].replace("funding rate change", "interest payment");
+    bad_rows.reverse();
+    let bad = write("bad.csv", bad_rows);
+    let (a, b) = (dir.path().join("a.sqlite"), dir.path().join("b.sqlite"));
+    // A bad row rejects the file, reported at its line; nothing is written.
+    let name = bad.to_str().unwrap();
+    let output = run(&a, &["import", name]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).contains(&format!("{name}:32902:4: error[unsupported-type]")),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(counts(&a), (0, 0, 0));
+    // Records: trades, funding and settlements; position legs and conversions skipped.
+    let records = 33_000 / 6 * 4;
+    for (ledger, file) in [(&a, &newest), (&b, &shuffled)] {
+        let output = run(ledger, &["--json", "import", file.to_str().unwrap()]);
+        assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let file = &report["files"][0];
+        assert_eq!(file["format"], "kraken-futures");
+        assert_eq!(file["added"], records);
+        assert_eq!(file["rows"]["added"], records);
+        assert_eq!(file["rows"]["skipped"], 33_000 / 6 * 2);
+        assert_eq!(counts(ledger), (1, 0, records));
+    }
+    // The same rows, numbered in time order, and the same accounts.
+    let futures = |ledger: &Path| {
+        use use_cases::ports::LedgerRead as _;
+        let store = ledger_sqlite::SqliteLedger::open(ledger).unwrap();
+        let rows = store.futures_rows().unwrap();
+        assert!(rows.windows(2).all(|w| w[0].seq < w[1].seq));
+        (
+            format!("{rows:?}"),
+            format!("{:?}", store.accounts().unwrap()),
+        )
+    };
+    assert_eq!(futures(&b), futures(&a));
+    // Again: every record is a duplicate, and the ledger is unchanged.
+    let output = run(&b, &["--json", "import", newest.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["files"][0]["added"], 0);
+    assert_eq!(report["files"][0]["duplicates"], records);
+    assert_eq!(report["files"][0]["rows"]["duplicate"], records);
+    assert_eq!(counts(&b), (1, 0, records));
+}

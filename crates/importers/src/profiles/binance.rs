@@ -1,7 +1,13 @@
 //! Binance transaction history statement (§2.3): one row per balance change; trades,
 //! conversions and dust conversions merged by their group keys.
+//!
+//! Every group key holds the row's time, so the rows are booked one second at a time
+//! ([`Book`]): a statement in time order streams ([`read_into`]), and the whole-file read
+//! ([`read`]) books its rows sorted by time.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
+
+use csv::ByteRecord;
 
 use core_domain::{Asset, Instant};
 use rust_decimal::Decimal;
@@ -135,34 +141,68 @@ struct Row {
     remark: String,
 }
 
-#[allow(clippy::too_many_lines)] // The row pass of §2.3.
-pub(crate) fn read(
-    ctx: &mut Ctx,
-    records: &mut Records<'_>,
-    account: &str,
-    layout: &str,
-    options: &ImportOptions,
-) -> ProfileOutput {
-    let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
-    pipeline::ignore_unknown(ctx, &unknown, Profile::BinanceStatement);
-    let (c_ts, zone) = if layout == "utc" {
-        (C_UTC, Zone::Utc)
-    } else {
-        (C_TIME, options.timezone.unwrap_or(Zone::Utc))
-    };
-    let mut rows: Vec<Row> = Vec::new();
-    let mut bad: Vec<(u64, String, String, String)> = Vec::new();
-    pipeline::for_rows(ctx, records, |ctx, line, rec| {
+/// A row that did not read: still a member of the group its key cells name (§1.12).
+struct Bad {
+    line: u64,
+    account_label: String,
+    time_text: String,
+    op_label: String,
+}
+
+/// One data row as read: a valid row, or an invalid one with its time if that read.
+enum Parsed {
+    Row(Row),
+    Bad(Bad, Option<Instant>),
+}
+
+impl Parsed {
+    fn time(&self) -> Option<Instant> {
+        match self {
+            Self::Row(r) => Some(r.time),
+            Self::Bad(_, t) => *t,
+        }
+    }
+}
+
+/// What every row of a file is read with.
+struct Reading<'a> {
+    cols: Vec<Option<usize>>,
+    c_ts: usize,
+    zone: Zone,
+    account: &'a str,
+}
+
+impl<'a> Reading<'a> {
+    /// The columns, with a warning per column not read, and the time column and zone.
+    fn new(ctx: &mut Ctx, account: &'a str, layout: &str, options: &ImportOptions) -> Self {
+        let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
+        pipeline::ignore_unknown(ctx, &unknown, Profile::BinanceStatement);
+        let (c_ts, zone) = if layout == "utc" {
+            (C_UTC, Zone::Utc)
+        } else {
+            (C_TIME, options.timezone.unwrap_or(Zone::Utc))
+        };
+        Self {
+            cols,
+            c_ts,
+            zone,
+            account,
+        }
+    }
+
+    /// Reads one data row, reporting its cell errors.
+    fn parse(&self, ctx: &mut Ctx, line: u64, rec: &ByteRecord) -> Parsed {
+        let cols = &self.cols;
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
-        let time_text = get(c_ts);
+        let time_text = get(self.c_ts);
         let time = ctx.utc_stamp(
             line,
-            cols[c_ts],
+            cols[self.c_ts],
             time_text,
             b" ",
             true,
             "YYYY-MM-DD HH:MM:SS",
-            zone,
+            self.zone,
         );
         let account_label = get(C_ACCOUNT);
         let lower = account_label.to_ascii_lowercase();
@@ -215,49 +255,276 @@ pub(crate) fn read(
         let change = ctx.dec(line, cols[C_CHANGE], get(C_CHANGE), true);
         match (time, op, coin, change) {
             (Some(time), Some(op), Some(coin), Some(change)) if !ctx.invalid.contains(&line) => {
-                rows.push(Row {
+                Parsed::Row(Row {
                     line,
                     time_text: time_text.to_owned(),
                     time,
                     account_label: account_label.to_owned(),
-                    account: format!("{account}:{}", values::segment(account_label)),
+                    account: format!("{}:{}", self.account, values::segment(account_label)),
                     op_label: op_label.to_owned(),
                     op,
                     coin,
                     change,
                     remark: get(C_REMARK).to_owned(),
-                });
+                })
             }
-            _ => bad.push((
-                line,
-                account_label.to_owned(),
-                time_text.to_owned(),
-                op_label.to_owned(),
-            )),
+            _ => Parsed::Bad(
+                Bad {
+                    line,
+                    account_label: account_label.to_owned(),
+                    time_text: time_text.to_owned(),
+                    op_label: op_label.to_owned(),
+                },
+                time,
+            ),
+        }
+    }
+}
+
+/// Reads a whole statement in any order: its rows, read, are booked in time order (stable,
+/// so file order within a second), which forms the same groups as any order would.
+pub(crate) fn read(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+    options: &ImportOptions,
+) -> ProfileOutput {
+    let reading = Reading::new(ctx, account, layout, options);
+    let mut rows: Vec<Parsed> = Vec::new();
+    pipeline::for_rows(ctx, records, |ctx, line, rec| {
+        rows.push(reading.parse(ctx, line, rec));
+    });
+    rows.sort_by_key(Parsed::time);
+    let mut book = Book::new(&reading);
+    let mut drafts = Vec::new();
+    for p in rows {
+        // In time order, so never out of order.
+        let _ = book.add(ctx, p, &mut drafts);
+    }
+    book.close(ctx, &mut drafts);
+    ProfileOutput {
+        drafts,
+        futures: Vec::new(),
+    }
+}
+
+/// Why a streamed read stopped: the file must be read whole ([`read`]).
+pub(crate) struct ReadWhole;
+
+/// Reads a statement in time order, handing each second's drafts to `emit` in insertion
+/// order (first line, then the order booked) once a later time is read: every group of
+/// §2.3 lies within one second. A row earlier than one before it stops the reading:
+/// `Err(ReadWhole)`, the drafts sent are void.
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    layout: &str,
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) -> Result<(), ReadWhole> {
+    let reading = Reading::new(ctx, account, layout, options);
+    let mut book = Book::new(&reading);
+    let mut drafts = Vec::new();
+    let mut whole = false;
+    pipeline::for_rows(ctx, records, |ctx, line, rec| {
+        let parsed = reading.parse(ctx, line, rec);
+        if book.add(ctx, parsed, &mut drafts).is_err() {
+            whole = true;
+            ctx.stop = true;
+            return;
+        }
+        for d in drafts.drain(..) {
+            emit(ctx, d);
         }
     });
-    let mut drafts = Vec::new();
+    if whole {
+        return Err(ReadWhole);
+    }
+    book.close(ctx, &mut drafts);
+    for d in drafts {
+        emit(ctx, d);
+    }
+    Ok(())
+}
+
+/// Rewards of the last two hours by (coin, amount), for `possible-duplicate-reward`.
+#[derive(Default)]
+struct Rewards {
+    by_amount: BTreeMap<(Asset, Decimal), VecDeque<Reward>>,
+    /// The same rewards in the order seen (time order), to forget them.
+    seen: VecDeque<(Instant, Asset, Decimal)>,
+}
+
+struct Reward {
+    line: u64,
+    account_label: String,
+    account: String,
+}
+
+/// How far apart two rewards may be to be reported as a possible duplicate.
+const DUPLICATE_REWARD_NANOS: u64 = 7_200_000_000_000;
+
+impl Rewards {
+    /// Warns on `r` and on each earlier reward of its coin and amount from another account
+    /// less than two hours before it. Rewards come in time order, so a row's warnings come
+    /// in its partners' order.
+    fn check(&mut self, ctx: &mut Ctx, col: Option<usize>, r: &Row) {
+        while let Some(&(t, coin, q)) = self.seen.front() {
+            if r.time.abs_diff_nanos(t) < DUPLICATE_REWARD_NANOS {
+                break;
+            }
+            self.seen.pop_front();
+            if let Some(list) = self.by_amount.get_mut(&(coin, q)) {
+                list.pop_front();
+                if list.is_empty() {
+                    self.by_amount.remove(&(coin, q));
+                }
+            }
+        }
+        let list = self.by_amount.entry((r.coin, r.change)).or_default();
+        for a in list.iter() {
+            if a.account_label != r.account_label {
+                ctx.warn(
+                    a.line,
+                    col,
+                    "possible-duplicate-reward",
+                    format!(
+                        "same reward as line {} ({}); both were imported",
+                        r.line, r.account
+                    ),
+                );
+                ctx.warn(
+                    r.line,
+                    col,
+                    "possible-duplicate-reward",
+                    format!(
+                        "same reward as line {} ({}); both were imported",
+                        a.line, a.account
+                    ),
+                );
+            }
+        }
+        list.push_back(Reward {
+            line: r.line,
+            account_label: r.account_label.clone(),
+            account: r.account.clone(),
+        });
+        self.seen.push_back((r.time, r.coin, r.change));
+    }
+}
+
+/// The rows of the current second, booked when a later time is read.
+struct Book<'r, 'a> {
+    reading: &'r Reading<'a>,
+    now: Option<Instant>,
+    /// Group legs (trades, conversions, dust, moves) of this second, in file order.
+    legs: Vec<Row>,
+    /// Invalid rows of this second.
+    bad: Vec<Bad>,
+    /// Drafts of this second's singles, booked as read.
+    drafts: Vec<Draft>,
+    rewards: Rewards,
+}
+
+impl<'r, 'a> Book<'r, 'a> {
+    fn new(reading: &'r Reading<'a>) -> Self {
+        Self {
+            reading,
+            now: None,
+            legs: Vec::new(),
+            bad: Vec::new(),
+            drafts: Vec::new(),
+            rewards: Rewards::default(),
+        }
+    }
+
+    /// Takes one row: a later time first books this second into `out`; an earlier time is
+    /// `Err(ReadWhole)`.
+    fn add(
+        &mut self,
+        ctx: &mut Ctx,
+        parsed: Parsed,
+        out: &mut Vec<Draft>,
+    ) -> Result<(), ReadWhole> {
+        // A row without time joins no group: only its cell errors count.
+        let Some(t) = parsed.time() else {
+            return Ok(());
+        };
+        if self.now.is_some_and(|n| t < n) {
+            return Err(ReadWhole);
+        }
+        if self.now.is_some_and(|n| t > n) {
+            self.close(ctx, out);
+        }
+        self.now = Some(t);
+        match parsed {
+            Parsed::Bad(b, _) => self.bad.push(b),
+            Parsed::Row(r) => match r.op {
+                Op::Single(ty, positive) => {
+                    let cols = &self.reading.cols;
+                    let account = self.reading.account;
+                    if single(
+                        ctx,
+                        cols[C_CHANGE],
+                        &r,
+                        ty,
+                        positive,
+                        account,
+                        &mut self.drafts,
+                    ) && ty == SpotTxType::Reward
+                    {
+                        self.rewards.check(ctx, cols[C_OP], &r);
+                    }
+                }
+                _ => self.legs.push(r),
+            },
+        }
+        Ok(())
+    }
+
+    /// Books this second's groups and hands its drafts to `out` in insertion order.
+    fn close(&mut self, ctx: &mut Ctx, out: &mut Vec<Draft>) {
+        groups(ctx, self.reading, &self.legs, &self.bad, &mut self.drafts);
+        self.legs.clear();
+        self.bad.clear();
+        // Drafts of one row or group keep their order; the sort is stable.
+        self.drafts.sort_by_key(|d| d.line);
+        out.append(&mut self.drafts);
+    }
+}
+
+/// Books the trade, conversion, dust and move groups of rows of one second.
+#[allow(clippy::too_many_lines)] // The groups of §2.3 in their order.
+fn groups(
+    ctx: &mut Ctx,
+    reading: &Reading<'_>,
+    rows: &[Row],
+    bad: &[Bad],
+    drafts: &mut Vec<Draft>,
+) {
+    let cols = &reading.cols;
+    let account = reading.account;
     let col_op = cols[C_OP];
     // Invalid rows still belong to the group their key cells name (§1.12).
     let group_of_bad =
         |family: fn(Op) -> bool, acct: &str, time: &str, op_label: Option<&str>| -> Vec<u64> {
             bad.iter()
-                .filter(|(_, a, t, o)| {
-                    a == acct
-                        && t == time
-                        && op_of(o).is_ok_and(family)
-                        && op_label.is_none_or(|l| l.eq_ignore_ascii_case(o))
+                .filter(|b| {
+                    b.account_label == acct
+                        && b.time_text == time
+                        && op_of(&b.op_label).is_ok_and(family)
+                        && op_label.is_none_or(|l| l.eq_ignore_ascii_case(&b.op_label))
                 })
-                .map(|b| b.0)
+                .map(|b| b.line)
                 .collect()
         };
-    // Trade groups.
     let mut trades: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     let mut converts: BTreeMap<(&str, &str, String), Vec<&Row>> = BTreeMap::new();
     let mut dust: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
     let mut moves: BTreeMap<(&str, String, Asset), Vec<&Row>> = BTreeMap::new();
-    let mut rewards: Vec<(&Row, Decimal)> = Vec::new();
-    for r in &rows {
+    for r in rows {
         match r.op {
             Op::Trade(_) => trades
                 .entry((&r.account_label, &r.time_text))
@@ -279,13 +546,7 @@ pub(crate) fn read(
                 .entry((&r.time_text, r.op_label.to_ascii_lowercase(), r.coin))
                 .or_default()
                 .push(r),
-            Op::Single(ty, positive) => {
-                if single(ctx, cols[C_CHANGE], r, ty, positive, account, &mut drafts)
-                    && ty == SpotTxType::Reward
-                {
-                    rewards.push((r, r.change));
-                }
-            }
+            Op::Single(..) => {}
         }
     }
     for ((acct, time), legs) in trades {
@@ -339,7 +600,7 @@ pub(crate) fn read(
             false,
             &key_text,
             lines.len(),
-            &mut drafts,
+            drafts,
         );
     }
     for ((acct, time, _), legs) in converts {
@@ -378,7 +639,7 @@ pub(crate) fn read(
             migration,
             &key_text,
             lines.len(),
-            &mut drafts,
+            drafts,
         );
     }
     for ((acct, time), legs) in dust {
@@ -390,7 +651,7 @@ pub(crate) fn read(
             ctx.group_invalid(&lines, col_op, &key_text);
             continue;
         }
-        dust_group(ctx, col_op, &key_text, &legs, &lines, account, &mut drafts);
+        dust_group(ctx, col_op, &key_text, &legs, &lines, account, drafts);
     }
     for ((_, _, coin), legs) in moves {
         let lines: Vec<u64> = legs.iter().map(|r| r.line).collect();
@@ -435,41 +696,6 @@ pub(crate) fn read(
             d.note = note(r);
             drafts.push(d);
         }
-    }
-    // Rewards of the same coin and amount on two sub-accounts less than two hours apart.
-    rewards.sort_by_key(|(r, q)| (r.coin, *q, r.time));
-    for (i, (a, qa)) in rewards.iter().enumerate() {
-        for (b, qb) in &rewards[i + 1..] {
-            if b.coin != a.coin || qb != qa {
-                break;
-            }
-            if b.account_label != a.account_label
-                && b.time.abs_diff_nanos(a.time) < 7_200_000_000_000
-            {
-                ctx.warn(
-                    a.line,
-                    col_op,
-                    "possible-duplicate-reward",
-                    format!(
-                        "same reward as line {} ({}); both were imported",
-                        b.line, b.account
-                    ),
-                );
-                ctx.warn(
-                    b.line,
-                    col_op,
-                    "possible-duplicate-reward",
-                    format!(
-                        "same reward as line {} ({}); both were imported",
-                        a.line, a.account
-                    ),
-                );
-            }
-        }
-    }
-    ProfileOutput {
-        drafts,
-        futures: Vec::new(),
     }
 }
 

@@ -46,11 +46,27 @@ const C_FEE: usize = 13;
 const C_FUNDING: usize = 14;
 const C_LIQ: usize = 17;
 
-#[allow(clippy::too_many_lines)] // The §2.5 row rules in one pass.
+/// The whole file's futures records, in file order.
 pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> ProfileOutput {
+    let mut futures = Vec::new();
+    read_into(ctx, records, account, &mut |_, record| futures.push(record));
+    ProfileOutput {
+        drafts: Vec::new(),
+        futures,
+    }
+}
+
+/// Reads the rows, handing each valid row's record to `emit` as it is read (rows are
+/// independent: only the uids seen are kept, for `duplicate-id`).
+#[allow(clippy::too_many_lines)] // The §2.5 row rules in one pass.
+pub(crate) fn read_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    emit: &mut dyn FnMut(&mut Ctx, FuturesRecord),
+) {
     let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
     pipeline::ignore_unknown(ctx, &unknown, Profile::KrakenFutures);
-    let mut futures = Vec::new();
     let mut uids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     let book = format!("{account}:futures");
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
@@ -194,7 +210,7 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
             (a, b) => values::add(a.unwrap_or(z), b.unwrap_or(z)),
         };
         let identity_key = format!("v1{SEP}kraken-futures{SEP}uid{SEP}{uid}");
-        futures.push(FuturesRecord {
+        let record = FuturesRecord {
             account: book.clone(),
             timestamp: time,
             kind,
@@ -211,10 +227,7 @@ pub(crate) fn read(ctx: &mut Ctx, records: &mut Records<'_>, account: &str) -> P
             note: format!("{label}; account {}", get(C_ACCOUNT)),
             line,
             key_column: cols[C_UID].map(|c| c + 1),
-        });
+        };
+        emit(ctx, record);
     });
-    ProfileOutput {
-        drafts: Vec::new(),
-        futures,
-    }
 }

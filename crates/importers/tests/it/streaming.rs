@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use importers::{ImportOptions, ImportResult, Streamed, Transaction};
+use importers::{Chunk, ImportOptions, ImportResult, Streamed, Transaction};
 
 use crate::{data, fmt_tx, import, rendered};
 
@@ -44,11 +44,19 @@ fn stream(bytes: &[u8], send_after_errors: bool) -> (Streamed, Vec<Transaction>,
         send_after_errors,
         &mut |chunk| {
             chunks += 1;
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
     (streamed, got, chunks)
+}
+
+/// The transactions of a spot file's chunk.
+fn transactions(chunk: Chunk) -> Vec<Transaction> {
+    match chunk {
+        Chunk::Transactions(transactions) => transactions,
+        Chunk::Futures(_) => panic!("futures records from a spot file"),
+    }
 }
 
 fn done(streamed: Streamed) -> ImportResult {
@@ -123,13 +131,14 @@ fn invalid_rows_are_all_reported_and_stop_the_chunks() {
 }
 
 #[test]
-fn rows_out_of_time_order_and_other_formats_are_not_streamed() {
+fn rows_out_of_time_order_and_futures_logs_are_not_streamed_in_time_order() {
     let mut bytes = generic(3, &[]);
     bytes.extend_from_slice(b"2024-02-01T00:00:00Z,BUY,Wallet 1,BTC,1,EUR,10,,,,,,,\n");
     let (streamed, _, _) = stream(&bytes, false);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    // A futures log is newest first: it is read in any order.
     let (streamed, got, _) = stream(&data("kraken-futures/futures-2025.csv"), false);
-    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
     assert!(got.is_empty());
     // A file-level error is a result with nothing sent.
     let (streamed, got, _) = stream(b"nothing,here\n", false);
@@ -165,7 +174,7 @@ fn stream_read(bytes: &[u8], block: usize) -> (Streamed, Vec<Transaction>, Strin
         &ImportOptions::default(),
         true,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -285,7 +294,7 @@ fn any_order_reads_give_the_batch_identities_in_file_order() {
         &ImportOptions::default(),
         false,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -405,7 +414,7 @@ fn any_order(bytes: &[u8]) -> (Streamed, Vec<Transaction>) {
         &ImportOptions::default(),
         true,
         &mut |chunk| {
-            got.extend(chunk);
+            got.extend(transactions(chunk));
             true
         },
     );
@@ -537,4 +546,324 @@ fn a_kraken_file_out_of_order_or_with_a_split_group_is_read_whole() {
         "{:?}",
         batch.findings
     );
+}
+
+const BINANCE_HEADER: &str = "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark";
+
+/// The rows of one second of a Binance statement, by pattern: groups whose legs are split
+/// by other rows, bursts of groups, equal content keys, rewards written twice.
+fn binance_second(s: u64) -> Vec<String> {
+    let rows: &[&str] = match s % 10 {
+        0 => &[
+            "Spot,Transaction Spend,EUR,-300",
+            "Spot,Deposit,EUR,500",
+            "Spot,Transaction Buy,BTC,0.00331",
+            "Spot,Transaction Fee,BTC,-0.00000331",
+        ],
+        1 => &[
+            "Spot,Binance Convert,BTC,-0.001",
+            "Spot,Simple Earn Flexible Subscription,ETH,-0.03",
+            "Earn,Simple Earn Flexible Subscription,ETH,0.03",
+            "Spot,Binance Convert,ETH,0.03512",
+        ],
+        2 => &[
+            "Spot,Small Assets Exchange BNB,BNB,0.0051,DOGE to BNB",
+            "Spot,Small Assets Exchange BNB,DOGE,-12.5,DOGE to BNB",
+            "Spot,Small Assets Exchange BNB,TRX,-30,TRX to BNB",
+            "Spot,Small Assets Exchange BNB,BNB,0.0115,TRX to BNB",
+        ],
+        3 => &["Earn,Simple Earn Flexible Interest,ETH,0.0001"],
+        4 => &[
+            "Spot,Transfer Between Main and Funding Wallet,BTC,0.1",
+            "Spot,Deposit,BTC,0.1",
+            "Funding,Transfer Between Main and Funding Wallet,BTC,-0.1",
+            "Spot,Deposit,BTC,0.10",
+        ],
+        5 => &[
+            "Spot,Simple Earn Flexible Interest,ETH,0.00010",
+            "Spot,Deposit,EUR,100",
+            "Spot,Deposit,EUR,100",
+        ],
+        6 => &[
+            "Funding,Transaction Buy,ETH,0.1",
+            "Spot,Transaction Spend,EUR,-50",
+            "Funding,Transaction Spend,EUR,-250",
+            "Spot,Withdraw,ETH,-0.005",
+            "Spot,Transaction Buy,ETH,0.02",
+        ],
+        7 => &[
+            "Spot,Sell,BTC,-0.001",
+            "Spot,Transaction Related,EUR,30",
+            "Spot,Fee,BNB,-0.0001",
+        ],
+        8 => &["Earn,Staking Rewards,ADA,0.5", "Spot,Airdrop Assets,ARB,2"],
+        _ => &[
+            "Spot,Large OTC trading,USDT,-1000",
+            "Spot,Binance Convert,USDT,-10",
+            "Spot,Large OTC trading,BTC,0.02",
+            "Spot,Binance Convert,ETH,0.004",
+        ],
+    };
+    let time = 1_735_725_600 + s * 7;
+    let (day, tod) = (time / 86_400 - 20_089, time % 86_400);
+    rows.iter()
+        .map(|r| {
+            let remark = if r.matches(',').count() == 4 {
+                ""
+            } else {
+                ",\"\""
+            };
+            format!(
+                "39184726,2025-01-{:02} {:02}:{:02}:{:02},{r}{remark}",
+                day + 1,
+                tod / 3600,
+                tod / 60 % 60,
+                tod % 60
+            )
+        })
+        .collect()
+}
+
+/// A Binance statement of `seconds` seconds, oldest first, with `extra` rows at the end.
+fn binance(seconds: u64, extra: &[&str]) -> Vec<u8> {
+    let mut text = format!("{BINANCE_HEADER}\n");
+    for s in 0..seconds {
+        for row in binance_second(s) {
+            text.push_str(&row);
+            text.push('\n');
+        }
+    }
+    for row in extra {
+        text.push_str(row);
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// A Binance statement streamed in time order gives the batch read: findings in order,
+/// counts, and the same transactions in the same order; so does the read in any order.
+fn check_binance(bytes: &[u8], send_after_errors: bool) -> ImportResult {
+    let batch = import(bytes, &ImportOptions::default());
+    let (streamed, got, _) = stream(bytes, send_after_errors);
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "b.csv"), rendered(&batch, "b.csv"));
+    assert_eq!(result.skipped, batch.skipped);
+    assert_eq!(result.invalid_rows, batch.invalid_rows);
+    let expected: Vec<String> = batch.transactions.iter().map(summary).collect();
+    // After an invalid row nothing more is sent (nor counted) unless asked.
+    if send_after_errors || batch.invalid_rows == 0 {
+        assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+        assert_eq!(result.rows_in_records, batch.rows_in_records);
+    }
+    let (streamed, mut got) = any_order(bytes);
+    let result = done(streamed);
+    assert_eq!(rendered(&result, "b.csv"), rendered(&batch, "b.csv"));
+    got.sort_by_key(|t| (t.timestamp, t.lines[0]));
+    assert_eq!(got.iter().map(summary).collect::<Vec<_>>(), expected);
+    batch
+}
+
+#[test]
+fn a_binance_statement_in_time_order_streams_like_the_batch_read() {
+    check_binance(&data("binance-statement/binance-2025.csv"), false);
+    let batch = check_binance(&binance(2_000, &[]), false);
+    assert!(
+        batch
+            .findings
+            .iter()
+            .all(|f| f.code == "possible-duplicate-reward")
+    );
+    assert!(batch.findings.len() > 100);
+    assert!(
+        batch.transactions.len() > 3_000,
+        "{}",
+        batch.transactions.len()
+    );
+    // Equal content keys in one second are numbered in line order.
+    let all: Vec<String> = batch.transactions.iter().map(summary).collect();
+    for ty in [
+        "BUY",
+        "SELL",
+        "SWAP",
+        "TRANSFER_IN",
+        "TRANSFER_OUT",
+        "REWARD",
+        "AIRDROP",
+    ] {
+        assert!(all.iter().any(|t| t.contains(ty)), "{ty}");
+    }
+    assert!(
+        all.iter()
+            .any(|t| t.contains("TRANSFER_IN") && t.ends_with("\u{1f}3"))
+    );
+}
+
+#[test]
+fn binance_bad_rows_give_the_batch_findings_in_order() {
+    // An invalid trade leg before its group's legs, one after them, a row of an unknown
+    // type, a positive fee leg, a zero move, a bad time, a futures row, an unknown account.
+    let bytes = binance(
+        40,
+        &[
+            "1,2025-02-01 10:00:00,Spot,Transaction Buy,b@d,1,\"\"",
+            "1,2025-02-01 10:00:00,Spot,Transaction Spend,EUR,-10,\"\"",
+            "1,2025-02-01 10:00:00,Spot,Transaction Buy,BTC,0.001,\"\"",
+            "1,2025-02-01 10:00:00,Spot,Transaction Fee,BTC,x,\"\"",
+            "1,2025-02-01 10:00:01,Spot,Bogus,BTC,1,\"\"",
+            "1,2025-02-01 10:00:01,Spot,Transaction Spend,EUR,-10,\"\"",
+            "1,2025-02-01 10:00:01,Spot,Transaction Buy,BTC,0.001,\"\"",
+            "1,2025-02-01 10:00:01,Spot,Transaction Fee,BTC,0.0001,\"\"",
+            "1,2025-02-01 10:00:02,Spot,Simple Earn Flexible Redemption,ETH,0,\"\"",
+            "1,2025-02-01 10:00:02,Earn,Simple Earn Flexible Redemption,ETH,-1,\"\"",
+            "1,2025-02-01 99:00:02,Spot,Deposit,EUR,1,\"\"",
+            "1,2025-02-01 10:00:03,USD-M Futures,Deposit,USDT,1,\"\"",
+            "1,2025-02-01 10:00:03,Mars,Deposit,USDT,1,\"\"",
+            "1,2025-02-01 10:00:03,Spot,Binance Convert,USDT,-1,\"\"",
+            "1,2025-02-01 10:00:03,Spot,Binance Convert,ETH,1,\"\"",
+            "1,2025-02-01 10:00:03,Spot,Binance Convert,XRP,x,\"\"",
+        ],
+    );
+    let batch = check_binance(&bytes, true);
+    let codes: Vec<&str> = batch.findings.iter().map(|f| f.code).collect();
+    for code in [
+        "bad-asset-symbol",
+        "bad-decimal",
+        "group-member-invalid",
+        "unknown-type",
+        "sign-mismatch",
+        "not-positive",
+        "bad-timestamp",
+        "unsupported-type",
+        "unknown-account",
+    ] {
+        assert!(codes.contains(&code), "{code} in {codes:?}");
+    }
+    check_binance(&bytes, false);
+}
+
+#[test]
+fn a_binance_statement_out_of_time_order_is_read_whole() {
+    let text = String::from_utf8(binance(30, &[])).unwrap();
+    let (head, rows) = text.split_once('\n').unwrap();
+    let mut newest_first = format!("{head}\n");
+    for row in rows.lines().rev() {
+        newest_first.push_str(row);
+        newest_first.push('\n');
+    }
+    let (streamed, got, _) = stream(newest_first.as_bytes(), false);
+    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    assert!(got.is_empty());
+    let (streamed, _) = any_order(newest_first.as_bytes());
+    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+    // The whole-file read of the rows newest first books the same operations.
+    let batch = import(newest_first.as_bytes(), &ImportOptions::default());
+    let in_order = import(text.as_bytes(), &ImportOptions::default());
+    assert_eq!(batch.transactions.len(), in_order.transactions.len());
+    assert_eq!(batch.findings.len(), in_order.findings.len());
+    // A row one second back in time, late in the file, stops the reading there.
+    let late = binance(30, &["1,2025-01-01 10:00:00,Spot,Deposit,EUR,1,\"\""]);
+    let (streamed, _, _) = stream(&late, false);
+    assert!(matches!(streamed, Streamed::Declined), "{streamed:?}");
+}
+
+/// A Kraken futures log of `n` entries newest first, as Kraken writes it: trades with their
+/// position legs, funding, settlements, conversions, several contracts and settlement
+/// currencies, several entries in one second, a bad row and a repeated uid.
+fn futures_log(n: usize) -> Vec<u8> {
+    let header = "uid,dateTime,account,type,symbol,contract,change,new balance,new average entry price,trade price,mark price,funding rate,realized pnl,fee,realized funding,collateral,conversion spread percentage,liquidation fee,position uid";
+    let contracts = [
+        ("pf_xbtusd", "usd"),
+        ("pf_soleur", "eur"),
+        ("fi_xbtusd", "xbt"),
+    ];
+    let mut rows = Vec::new();
+    for i in 0..n {
+        let (contract, symbol) = contracts[i % 3];
+        let time = format!(
+            "2025-{:02}-{:02} {:02}:{:02}:{:02}",
+            1 + i / 2000 % 12,
+            1 + i / 80 % 25,
+            i / 4 % 20,
+            i % 60,
+            i / 3 % 2
+        );
+        let row = match i % 7 {
+            0 | 1 => format!(
+                "u{i},{time},flex,futures trade,{symbol},{contract},-1.5,100,,60000,,,-1,0.5,,,,,"
+            ),
+            2 => format!(
+                "u{i},{time},flex,futures trade,{contract},{contract},0.01,0,,60000,,,,,,,,,"
+            ),
+            3 | 4 => format!(
+                "u{i},{time},flex,funding rate change,{symbol},{contract},0.25,100,,,,,,,0.25,,,,"
+            ),
+            5 => format!("u{i},{time},flex,settlement,{symbol},{contract},3,100,,,,,3,,,,,,"),
+            _ => format!("u{i},{time},flex,conversion,{symbol},,10,100,,,,,,,,,,,"),
+        };
+        rows.push(row);
+    }
+    rows[n / 2] = rows[n / 2].replace(",flex,", ",flex,x,");
+    let repeated = rows[n / 3 + 7].clone();
+    rows[n / 3] = repeated;
+    rows.reverse();
+    let mut text = format!("{header}\n");
+    for row in rows {
+        text.push_str(&row);
+        text.push('\n');
+    }
+    text.into_bytes()
+}
+
+/// A Kraken futures log streamed in any order: the findings and counts of the whole-file
+/// read, and its records once put in insertion order (timestamp, line); the time-order read
+/// leaves it unread.
+#[test]
+fn kraken_futures_stream_in_any_order() {
+    let bytes = futures_log(30_000);
+    let batch = import(&bytes, &ImportOptions::default());
+    assert!(batch.has_errors(), "the bad row and the repeated uid");
+    let (streamed, _, _) = stream_read(&bytes, 4096);
+    assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
+    for send_after_errors in [false, true] {
+        let mut got = Vec::new();
+        let mut chunks = 0;
+        let mut source = Trickle {
+            rest: &bytes,
+            block: 4096,
+        };
+        let (streamed, sha) = importers::import_read_any_order(
+            &mut source,
+            bytes.len(),
+            &ImportOptions::default(),
+            send_after_errors,
+            &mut |chunk| {
+                chunks += 1;
+                match chunk {
+                    Chunk::Futures(records) => got.extend(records),
+                    Chunk::Transactions(_) => panic!("transactions from a futures log"),
+                }
+                true
+            },
+        );
+        let result = done(streamed);
+        assert_eq!(sha, sha_hex(&bytes));
+        assert_eq!(result.rows_read, batch.rows_read);
+        assert_eq!(result.rows_in_records, batch.rows_in_records);
+        assert_eq!(result.skipped, batch.skipped);
+        assert_eq!(result.invalid_rows, batch.invalid_rows);
+        assert_eq!(result.findings, batch.findings);
+        assert!(result.futures.is_empty());
+        if send_after_errors {
+            assert!(chunks > 1, "{chunks} chunks");
+            assert!(
+                got.windows(2).any(|w| w[1].timestamp < w[0].timestamp),
+                "sent in file order"
+            );
+            got.sort_by_key(|f| (f.timestamp, f.line));
+            assert_eq!(got, batch.futures);
+        } else {
+            // Nothing after the first invalid row (newest first: near the end of the file).
+            assert!(got.len() < batch.futures.len());
+        }
+    }
 }

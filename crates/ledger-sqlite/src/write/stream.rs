@@ -8,7 +8,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 use rusqlite::{OptionalExtension, Transaction, TransactionBehavior, params};
 use use_cases::PortResult;
 use use_cases::ports::{
-    Duplicate, DuplicateMatch, ImportOutcome, NewImportLog, NewSpotRecord, RecordRef,
+    Duplicate, DuplicateMatch, ImportOutcome, NewFuturesRecord, NewImportLog, NewSpotRecord,
+    RecordRef,
 };
 
 use core_domain::Asset;
@@ -18,7 +19,7 @@ use super::{
     insert_log, rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
-use crate::codec::{StoredKey, key_col};
+use crate::codec::{StoredKey, decimal_text, key_col, lines_text};
 use crate::error::{corrupt, map_err};
 use crate::read::{ledger_version, meta_value};
 
@@ -81,11 +82,25 @@ impl WriteMode {
     }
 }
 
-/// The staging table of a [`StreamOrder::Any`] stream: the columns of `spot_rows`, with the
-/// arrival for the seq, the account name and asset symbols for their ids, and the first line.
+/// One record of a stream: a spot record, or a futures record (a Kraken futures log, which
+/// is always streamed in [`StreamOrder::Any`]).
+#[derive(Debug, Clone, Copy)]
+pub enum StreamRecord<'a> {
+    /// A record for `spot_rows`.
+    Spot(&'a NewSpotRecord),
+    /// A record for `futures_rows`.
+    Futures(&'a NewFuturesRecord),
+}
+
+/// The staging tables of a [`StreamOrder::Any`] stream: the columns of `spot_rows` (and of
+/// `futures_rows`), with the arrival for the seq, the account name and asset symbols for
+/// their ids, and the first line.
 const CREATE_STAGE: &str = "CREATE TEMP TABLE import_stage (arrival INTEGER PRIMARY KEY, \
      row_key, account, tx_type, unknown_label, instant, in_asset, in_qty, out_asset, out_qty, \
      fee_asset, fee_qty, sv_amount, sv_ccy, sp_amount, sp_ccy, sfv_amount, sfv_ccy, group_id, \
+     import_id, source_lines, source_ref, note, content_key, first_line); \
+     CREATE TEMP TABLE futures_stage (arrival INTEGER PRIMARY KEY, row_key, account, kind, \
+     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
      import_id, source_lines, source_ref, note, content_key, first_line); \
      CREATE TEMP TABLE import_stage_accounts (name TEXT PRIMARY KEY, id INTEGER NOT NULL); \
      CREATE TEMP TABLE import_stage_assets (symbol TEXT PRIMARY KEY, id INTEGER NOT NULL)";
@@ -110,6 +125,56 @@ const UNSTAGE: &str = "INSERT INTO main.spot_rows (seq, row_key, account_id, tx_
      FROM temp.import_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
      ORDER BY s.instant, s.first_line, s.arrival";
 
+const INSERT_FUTURES_STAGE: &str = "INSERT INTO temp.futures_stage VALUES (?1, ?2, ?3, ?4, ?5, \
+     ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)";
+
+/// The staged futures rows into the ledger in insertion order, numbered from `?1`.
+const UNSTAGE_FUTURES: &str = "INSERT INTO main.futures_rows (seq, row_key, account_id, kind, \
+     contract, instant, settlement_asset, realized_pnl, funding, fee_asset, fee, trade_price, \
+     import_id, source_lines, source_ref, note, content_key) \
+     SELECT ?1 - 1 + row_number() OVER (ORDER BY s.instant, s.first_line, s.arrival), \
+     s.row_key, a.id, s.kind, s.contract, s.instant, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.settlement_asset), \
+     s.realized_pnl, s.funding, \
+     (SELECT id FROM temp.import_stage_assets WHERE symbol = s.fee_asset), s.fee, \
+     s.trade_price, s.import_id, s.source_lines, s.source_ref, s.note, s.content_key \
+     FROM temp.futures_stage AS s JOIN temp.import_stage_accounts AS a ON a.name = s.account \
+     ORDER BY s.instant, s.first_line, s.arrival";
+
+/// Stages futures record `r` with [`INSERT_FUTURES_STAGE`]: the columns of `futures_rows`
+/// with the arrival for the seq, the account name and asset symbols for their ids, and the
+/// first line.
+fn stage_futures(
+    statement: &mut rusqlite::Statement<'_>,
+    r: &NewFuturesRecord,
+    arrival: i64,
+    import_id: i64,
+) -> PortResult<()> {
+    statement
+        .execute(params![
+            arrival,
+            StoredKey::new(&r.row_key),
+            r.account,
+            r.kind.as_str(),
+            r.contract,
+            r.instant.unix_nanos(),
+            r.settlement_asset.as_str(),
+            r.realized_pnl.map(decimal_text),
+            r.funding.map(decimal_text),
+            r.fee.as_ref().map(|f| f.asset.as_str()),
+            r.fee.map(|f| decimal_text(f.quantity)),
+            r.trade_price.map(decimal_text),
+            import_id,
+            lines_text(&r.source_lines),
+            r.source_ref,
+            r.note,
+            r.content_key,
+            r.source_lines.first().copied().unwrap_or(0),
+        ])
+        .map_err(map_err)?;
+    Ok(())
+}
+
 /// A place in insertion order: (instant, first line, rank). A staged record's rank is
 /// `2 × arrival + 1`; a duplicate's is `2 × the next arrival`, between the records staged
 /// before and after it.
@@ -128,10 +193,46 @@ struct FirstUse {
     duplicates: Vec<(Place, String, [Option<Asset>; 6])>,
 }
 
-/// The place of `r` with `rank`.
-fn place(r: &NewSpotRecord, rank: i64) -> Place {
-    let line = r.source_lines.first().copied().unwrap_or(0);
-    (r.instant.unix_nanos(), line, rank)
+/// What first use notes of a record: its account as spelled, its place in insertion order
+/// but the rank, and its assets in the order its insert resolves them.
+struct Use<'a> {
+    account: &'a str,
+    instant: i64,
+    line: u64,
+    assets: [Option<Asset>; 6],
+}
+
+impl<'a> Use<'a> {
+    fn spot(r: &'a NewSpotRecord) -> Self {
+        Self {
+            account: &r.account,
+            instant: r.instant.unix_nanos(),
+            line: r.source_lines.first().copied().unwrap_or(0),
+            assets: record_assets(r),
+        }
+    }
+
+    /// A futures row resolves its settlement asset, then its fee asset.
+    fn futures(r: &'a NewFuturesRecord) -> Self {
+        Self {
+            account: &r.account,
+            instant: r.instant.unix_nanos(),
+            line: r.source_lines.first().copied().unwrap_or(0),
+            assets: [
+                Some(r.settlement_asset),
+                r.fee.map(|f| f.asset),
+                None,
+                None,
+                None,
+                None,
+            ],
+        }
+    }
+
+    /// Its place with `rank`.
+    fn place(&self, rank: i64) -> Place {
+        (self.instant, self.line, rank)
+    }
 }
 
 /// Notes the use of `assets` at `at`, keeping each one's earliest.
@@ -144,23 +245,23 @@ fn note_assets(first: &mut KeyMap<Asset, (Place, u8)>, at: Place, assets: [Optio
 }
 
 impl FirstUse {
-    /// `r`, staged with `arrival`.
-    fn note(&mut self, r: &NewSpotRecord, arrival: i64) {
-        let at = place(r, arrival.saturating_mul(2).saturating_add(1));
-        match self.accounts.get_mut(r.account.as_str()) {
+    /// A record staged with `arrival`.
+    fn note(&mut self, r: &Use<'_>, arrival: i64) {
+        let at = r.place(arrival.saturating_mul(2).saturating_add(1));
+        match self.accounts.get_mut(r.account) {
             Some(old) => *old = (*old).min((at, 0)),
             None => {
-                self.accounts.insert(r.account.clone(), (at, 0));
+                self.accounts.insert(r.account.to_owned(), (at, 0));
             }
         }
-        note_assets(&mut self.assets, at, record_assets(r));
+        note_assets(&mut self.assets, at, r.assets);
     }
 
-    /// `r`, a duplicate by identity met when `next` was the next arrival.
-    fn note_duplicate(&mut self, r: &NewSpotRecord, next: i64) {
-        let at = place(r, next.saturating_mul(2));
+    /// A duplicate by identity met when `next` was the next arrival.
+    fn note_duplicate(&mut self, r: &Use<'_>, next: i64) {
+        let at = r.place(next.saturating_mul(2));
         let fold = r.account.trim().to_lowercase();
-        self.duplicates.push((at, fold, record_assets(r)));
+        self.duplicates.push((at, fold, r.assets));
     }
 
     /// Creates the accounts and assets in order of first use and fills the stage's maps.
@@ -285,21 +386,20 @@ impl Seen {
     }
 }
 
-/// The duplicate that record `index` of the stream, `r`, is of the stored row `stored_seq`.
+/// The duplicate that record `r` of the stream is of the stored row `stored_seq`.
 fn duplicate_of(
     tx: &Transaction<'_>,
-    r: &NewSpotRecord,
-    index: usize,
+    r: &Common<'_>,
     stored_seq: i64,
     first_seq: i64,
 ) -> PortResult<Duplicate> {
     let (account, content_key) = row_by_seq(tx, stored_seq)?;
     Ok(Duplicate {
-        record: RecordRef::Spot(index),
-        stored_row_key: r.row_key.clone(),
+        record: r.record,
+        stored_row_key: r.row_key.to_owned(),
         other_account: account != r.account.trim().to_lowercase(),
         content_changed: matches!(
-            (r.content_key.as_deref(), content_key.as_deref()),
+            (r.content_key, content_key.as_deref()),
             (Some(new), Some(old)) if new != old
         ),
         matched_by: DuplicateMatch::Identity,
@@ -393,7 +493,7 @@ impl Checks {
         if let Some(seen) = &self.seen {
             return seen
                 .get(&r.row_key)
-                .map(|at| duplicate_of(tx, r, index, at, self.first_seq))
+                .map(|at| duplicate_of(tx, &common(r, index), at, self.first_seq))
                 .transpose();
         }
         if self.staged {
@@ -409,7 +509,7 @@ impl Checks {
                 None
             };
             if found.is_some() && !in_futures(tx, self.probe_futures, r)? {
-                first_use.note_duplicate(r, next);
+                first_use.note_duplicate(&Use::spot(r), next);
             }
             return Ok(found);
         }
@@ -419,6 +519,49 @@ impl Checks {
             return super::duplicate_of(tx, &common(r, index), self.first_seq);
         }
         Ok(None)
+    }
+
+    /// The duplicate that futures record `index` of the stream, `r`, is of a stored row
+    /// (`next` being the next arrival: futures records are always staged). Checked, the
+    /// key indexes answer, as in the batch path; a duplicate not of a spot row would have
+    /// failed its insert there, which creates its assets, so they are noted.
+    fn futures_before_write(
+        &self,
+        tx: &Transaction<'_>,
+        r: &NewFuturesRecord,
+        index: usize,
+        first_use: &mut FirstUse,
+        next: i64,
+    ) -> PortResult<Option<Duplicate>> {
+        let common = Common {
+            record: RecordRef::Futures(index),
+            account: &r.account,
+            row_key: &r.row_key,
+            content_key: r.content_key.as_deref(),
+        };
+        if let Some(seen) = &self.seen {
+            return seen
+                .get(&r.row_key)
+                .map(|at| duplicate_of(tx, &common, at, self.first_seq))
+                .transpose();
+        }
+        let in_spot =
+            super::key_exists(tx, "SELECT 1 FROM spot_rows WHERE row_key = ?1", &r.row_key)?;
+        let stored = in_spot
+            || super::key_exists(
+                tx,
+                "SELECT 1 FROM futures_rows WHERE row_key = ?1",
+                &r.row_key,
+            )?;
+        let found = if stored {
+            super::duplicate_of(tx, &common, self.first_seq)?
+        } else {
+            None
+        };
+        if found.is_some() && !in_spot {
+            first_use.note_duplicate(&Use::futures(r), next);
+        }
+        Ok(found)
     }
 
     /// The duplicate of a stored row that record `index`, `r`, is, its insert having met a
@@ -475,9 +618,10 @@ impl SqliteLedger {
     /// Writes spot records that arrive in chunks, in insertion order, in one transaction.
     /// Into a ledger holding no more rows than `plan.records`, identities are checked in
     /// memory against the stored ones and the key index is rebuilt at the end (the bulk
-    /// path); into a larger one each record is checked against the stored rows' key index,
-    /// which is kept (the batch path's checks). `record` reads the store record of an
-    /// item; `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
+    /// path); into a larger one each record is checked against the stored rows' key indexes,
+    /// which are kept (the batch path's checks). `record` reads the store record of an
+    /// item (spot, or futures in a [`StreamOrder::Any`] stream of futures records only);
+    /// `on_duplicate` hears of each record not inserted; `retire` gets each chunk back
     /// once written (freeing a chunk's records can happen on another thread). When `chunks` is exhausted,
     /// `end` decides: commit (with the final import log entry), dry run or abandon (both
     /// roll back). An abandoned import returns an outcome with `committed` false. The records
@@ -489,6 +633,9 @@ impl SqliteLedger {
     ///
     /// With [`StreamOrder::Any`] in `plan` the records may arrive in any order: they are staged and
     /// inserted in ascending (instant, first source line, arrival) order when `end` commits.
+    /// Futures records (a Kraken futures log, newest first) take this path only, and a
+    /// stream holds spot or futures records, not both; their duplicates are
+    /// [`RecordRef::Futures`].
     ///
     /// # Errors
     /// Any store failure; the transaction is rolled back.
@@ -496,7 +643,7 @@ impl SqliteLedger {
         &mut self,
         plan: StreamPlan,
         chunks: impl Iterator<Item = Vec<T>>,
-        record: impl Fn(&T) -> &NewSpotRecord,
+        record: impl Fn(&T) -> StreamRecord<'_>,
         mut on_duplicate: impl FnMut(&T, &Duplicate),
         mut retire: impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
@@ -539,11 +686,12 @@ impl SqliteLedger {
         result
     }
 
+    #[allow(clippy::too_many_lines)] // One transaction: spot or futures records, staged or not.
     fn import_stream_in_tx<T>(
         &mut self,
         (order, mode): (StreamOrder, WriteMode),
         chunks: impl Iterator<Item = Vec<T>>,
-        record: &impl Fn(&T) -> &NewSpotRecord,
+        record: &impl Fn(&T) -> StreamRecord<'_>,
         on_duplicate: &mut impl FnMut(&T, &Duplicate),
         retire: &mut impl FnMut(Vec<T>),
         end: impl FnOnce() -> StreamEnd,
@@ -573,11 +721,47 @@ impl SqliteLedger {
                     (false, WriteMode::Checked) => INSERT_SPOT,
                 })
                 .map_err(map_err)?;
+            let mut futures_statement = if staged {
+                Some(tx.prepare(INSERT_FUTURES_STAGE).map_err(map_err)?)
+            } else {
+                None
+            };
             let mut writer = BulkWriter::new(import_id);
             let mut index = 0usize;
             for chunk in chunks {
                 for item in &chunk {
-                    let r = record(item);
+                    let r = match record(item) {
+                        StreamRecord::Spot(r) => r,
+                        StreamRecord::Futures(r) => {
+                            let Some(statement) = futures_statement.as_mut() else {
+                                return Err(super::invalid(
+                                    "record",
+                                    "futures records are streamed in any order only",
+                                ));
+                            };
+                            if r.row_key.is_empty() {
+                                return Err(super::invalid(
+                                    "row key",
+                                    "a record has an empty identity",
+                                ));
+                            }
+                            let duplicate =
+                                checks.futures_before_write(&tx, r, index, &mut first_use, seq)?;
+                            if let Some(duplicate) = duplicate {
+                                on_duplicate(item, &duplicate);
+                                outcome.duplicates.push(duplicate);
+                            } else {
+                                first_use.note(&Use::futures(r), seq);
+                                stage_futures(statement, r, seq, import_id)?;
+                                outcome.added_futures += 1;
+                                seq = seq
+                                    .checked_add(1)
+                                    .ok_or_else(|| corrupt("seq", "sequence exhausted"))?;
+                            }
+                            index += 1;
+                            continue;
+                        }
+                    };
                     if r.row_key.is_empty() {
                         return Err(super::invalid("row key", "a record has an empty identity"));
                     }
@@ -587,7 +771,7 @@ impl SqliteLedger {
                     let duplicate = if let Some(duplicate) = duplicate {
                         Some(duplicate)
                     } else if staged {
-                        first_use.note(r, seq);
+                        first_use.note(&Use::spot(r), seq);
                         writer.stage(&mut statement, r, seq)?;
                         None
                     } else if writer.insert(&tx, &mut statement, &mut ids, r, seq)? {
@@ -624,21 +808,14 @@ impl SqliteLedger {
             }
         };
         if staged {
-            unstage(
-                &tx,
-                first_use,
-                &mut ids,
-                first_seq,
-                outcome.added_spot,
-                mode,
-            )?;
+            unstage(&tx, first_use, &mut ids, first_seq, &outcome, mode)?;
         }
         if mode == WriteMode::Bulk {
             rebuild_key_index(&tx)?;
         }
         tx.pragma_update(None, "cache_size", crate::DEFAULT_CACHE_KIB)
             .map_err(map_err)?;
-        let added = outcome.added_spot;
+        let added = outcome.added_spot + outcome.added_futures;
         if added > 0 {
             outcome.seq_range = Some(advance_seq(&tx, first_seq, seq)?);
         }
@@ -664,16 +841,27 @@ fn advance_seq(tx: &Transaction<'_>, first_seq: i64, next: i64) -> PortResult<(u
     Ok((first, last))
 }
 
-/// Inserts the `added` staged rows from seq `first_seq` in insertion order, having created
-/// their accounts and assets in that order, and empties the stage.
+/// Inserts the staged rows (`outcome`'s added spot or futures rows) from seq `first_seq` in
+/// insertion order, having created their accounts and assets in that order, and empties the
+/// stage. A stream holds the records of one file: spot or futures, not both.
 fn unstage(
     tx: &Transaction<'_>,
     first_use: FirstUse,
     ids: &mut Ids,
     first_seq: i64,
-    added: u64,
+    outcome: &ImportOutcome,
     mode: WriteMode,
 ) -> PortResult<()> {
+    let (sql, added) = match (outcome.added_spot, outcome.added_futures) {
+        (spot, 0) => (UNSTAGE, spot),
+        (0, futures) => (UNSTAGE_FUTURES, futures),
+        _ => {
+            return Err(super::invalid(
+                "record",
+                "a stream holds spot or futures records, not both",
+            ));
+        }
+    };
     first_use.resolve(tx, ids)?;
     // The sort spills to temporary files past the cache, which bounds its memory (three
     // sort lists of the cache's size, with two threads); the lists of the default cache
@@ -684,7 +872,7 @@ fn unstage(
             .map_err(map_err)?;
     }
     tx.pragma_update(None, "threads", 2).map_err(map_err)?;
-    let inserted = tx.execute(UNSTAGE, [first_seq]);
+    let inserted = tx.execute(sql, [first_seq]);
     tx.pragma_update(None, "threads", 0).map_err(map_err)?;
     let inserted = inserted.map_err(map_err)?;
     if u64::try_from(inserted).ok() != Some(added) {
@@ -694,8 +882,8 @@ fn unstage(
         ));
     }
     tx.execute_batch(
-        "DROP TABLE temp.import_stage; DROP TABLE temp.import_stage_accounts; \
-         DROP TABLE temp.import_stage_assets",
+        "DROP TABLE temp.import_stage; DROP TABLE temp.futures_stage; \
+         DROP TABLE temp.import_stage_accounts; DROP TABLE temp.import_stage_assets",
     )
     .map_err(map_err)
 }

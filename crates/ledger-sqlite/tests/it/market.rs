@@ -535,3 +535,53 @@ fn prices_merge_out_of_order_across_years() {
         ["BTC 2025-01-03 EUR 14", "BTC 2025-01-01 USD 12.5"]
     );
 }
+
+/// Many lookups are split by asset across two connections; the answer is the one
+/// connection's, asset by asset in order, each asset's closes sorted.
+#[test]
+fn a_split_price_read_gives_the_single_connection_read() {
+    let dir = crate::support::TempDir::new();
+    let mut ledger = SqliteLedger::open(dir.ledger_path()).unwrap();
+    ledger
+        .write_prices(&prices(
+            vec![
+                price("ETH", "EUR", "2025-01-13", "3102.15"),
+                price("BTC", "EUR", "2025-01-13", "91250.40"),
+                price("SOL", "USD", "2025-01-10", "190.5"),
+                price("BTC", "USD", "2025-01-01", "94000"),
+                price("SOL", "EUR", "2025-01-12", "185"),
+                price("ETH", "EUR", "2024-12-30", "3300"),
+            ],
+            ConflictPolicy::Reject,
+        ))
+        .unwrap();
+    drop(ledger);
+    let requests = [
+        (asset("BTC"), date("2025-01-08")),
+        (asset("BTC"), date("2025-01-13")),
+        (asset("ETH"), date("2025-01-05")),
+        (asset("ETH"), date("2025-01-13")),
+        (asset("SOL"), date("2025-01-12")),
+    ];
+    let show = |rows: Vec<PriceRow>| -> Vec<String> {
+        rows.iter()
+            .map(|r| format!("{} {} {} {}", r.asset, r.date, r.currency, r.close))
+            .collect()
+    };
+    let single = SqliteLedger::open(dir.ledger_path())
+        .unwrap()
+        .with_parallel_read_threshold(u64::MAX);
+    let split = SqliteLedger::open(dir.ledger_path())
+        .unwrap()
+        .with_parallel_read_threshold(1);
+    let expected = [
+        "BTC 2025-01-01 USD 94000",
+        "BTC 2025-01-13 EUR 91250.40",
+        "ETH 2024-12-30 EUR 3300",
+        "ETH 2025-01-13 EUR 3102.15",
+        "SOL 2025-01-10 USD 190.5",
+        "SOL 2025-01-12 EUR 185",
+    ];
+    assert_eq!(show(single.price_candidates(&requests).unwrap()), expected);
+    assert_eq!(show(split.price_candidates(&requests).unwrap()), expected);
+}

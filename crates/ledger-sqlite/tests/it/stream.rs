@@ -2,9 +2,10 @@
 //! ledger no larger than the stream, checked into a larger one): same rows, duplicates and log
 //! as the batch path; abandoned and dry runs write nothing.
 
-use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder, StreamPlan};
+use ledger_sqlite::{SqliteLedger, StreamEnd, StreamOrder, StreamPlan, StreamRecord};
 use use_cases::ports::{
-    DuplicateMatch, ImportOutcome, LedgerRead, LedgerWrite, NewSpotRecord, RecordRef,
+    DuplicateMatch, ImportOutcome, LedgerRead, LedgerWrite, NewFuturesRecord, NewSpotRecord,
+    RecordRef,
 };
 
 use crate::support::{batch, buy, log, memory};
@@ -41,7 +42,7 @@ fn stream_in(
         .import_stream(
             plan,
             chunks.into_iter(),
-            |r: &NewSpotRecord| r,
+            |r: &NewSpotRecord| StreamRecord::Spot(r),
             |r, d| {
                 assert_eq!(r.row_key, d.stored_row_key);
                 heard.push(r.row_key.clone());
@@ -245,7 +246,7 @@ fn repeated_identities_in_one_stream_fail_the_commit() {
     let result = ledger.import_stream(
         plan,
         chunks.into_iter(),
-        |r: &NewSpotRecord| r,
+        |r: &NewSpotRecord| StreamRecord::Spot(r),
         |_, _| {},
         drop,
         || StreamEnd::Commit(log("dup.csv")),
@@ -363,7 +364,7 @@ fn content_keys_match_in_a_stream_as_in_a_batch() {
             .import_stream(
                 plan,
                 std::iter::once(records),
-                |r: &NewSpotRecord| r,
+                |r: &NewSpotRecord| StreamRecord::Spot(r),
                 |_, _| {},
                 drop,
                 || StreamEnd::Commit(log("v4.csv")),
@@ -375,4 +376,205 @@ fn content_keys_match_in_a_stream_as_in_a_batch() {
         assert_eq!(outcome.added_spot, expected.added_spot);
         assert_eq!(streamed.spot_rows().unwrap(), batched.spot_rows().unwrap());
     }
+}
+
+/// A futures record of `account` settled in `settlement`.
+fn futures(key: &str, account: &str, at: &str, line: u64, settlement: &str) -> NewFuturesRecord {
+    NewFuturesRecord {
+        account: account.to_owned(),
+        row_key: key.to_owned(),
+        content_key: None,
+        kind: shared_types::FuturesKind::Trade,
+        contract: "pf_xbtusd".to_owned(),
+        instant: crate::support::instant(at),
+        settlement_asset: crate::support::asset(settlement),
+        realized_pnl: Some(crate::support::dec("-10.5")),
+        funding: None,
+        fee: crate::support::fee("0.25", settlement),
+        trade_price: Some(crate::support::dec("60997")),
+        source_ref: Some(key.to_owned()),
+        note: Some("flex".to_owned()),
+        source_lines: vec![line],
+    }
+}
+
+/// A futures log newest first: new accounts and assets first used late in the file, one
+/// second with two rows (line order decides), and a row already stored.
+fn futures_log() -> Vec<NewFuturesRecord> {
+    vec![
+        futures("f6", "Kraken:futures", "2025-03-01T00:00:00Z", 2, "USD"),
+        futures("f5", "kraken:FUTURES", "2025-02-01T00:00:00Z", 3, "EUR"),
+        futures("f4", "Kraken:futures", "2025-01-01T00:00:00Z", 5, "USD"),
+        futures("f3", "Kraken:futures", "2025-01-01T00:00:00Z", 4, "BTC"),
+        futures("old", "Other:futures", "2024-12-01T00:00:00Z", 6, "USD"),
+        futures("f1", "kraken:FUTURES", "2024-11-01T00:00:00Z", 7, "ETH"),
+    ]
+}
+
+/// The assets and futures rows of a ledger file, as stored.
+fn futures_tables(path: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT id || ' ' || symbol FROM assets ORDER BY id",
+        "SELECT id || ' ' || name || ' ' || ifnull(parent_id, '-') FROM accounts ORDER BY id",
+        "SELECT seq || ' ' || quote(row_key) || ' ' || account_id || ' ' || kind || ' ' || \
+         contract || ' ' || instant || ' ' || settlement_asset || ' ' || \
+         ifnull(realized_pnl, '-') || ' ' || ifnull(funding, '-') || ' ' || \
+         ifnull(fee_asset, '-') || ' ' || ifnull(fee, '-') || ' ' || \
+         ifnull(trade_price, '-') || ' ' || import_id || ' ' || source_lines || ' ' || \
+         ifnull(source_ref, '-') || ' ' || ifnull(note, '-') FROM futures_rows ORDER BY seq",
+    ] {
+        let mut statement = conn.prepare(sql).unwrap();
+        let rows = statement
+            .query_map([], |row| row.get::<_, String>(0))
+            .unwrap();
+        out.extend(rows.map(Result::unwrap));
+    }
+    out
+}
+
+#[test]
+fn a_futures_log_in_any_order_is_staged_and_stored_as_the_batch_path_stores_it() {
+    for announced in MODES {
+        futures_log_as_batched(announced, &[]);
+    }
+}
+
+#[test]
+fn a_checked_futures_duplicate_creates_its_assets_as_the_batch_path_does() {
+    // The stored row `dup` settles in USD; the log's `dup`, in an account that exists by
+    // then, settles in XRP and pays its fee in DOT: the batch path's failed insert creates
+    // both, between ETH and BTC in insertion order.
+    let mut dup = futures("dup", "kraken:futures", "2024-12-15T00:00:00Z", 8, "XRP");
+    dup.fee = crate::support::fee("0.1", "DOT");
+    let tables = futures_log_as_batched(0, &[dup]);
+    assert_eq!(
+        tables[..6],
+        ["1 USD", "2 ETH", "3 XRP", "4 DOT", "5 BTC", "6 EUR"],
+        "{tables:?}"
+    );
+}
+
+/// Streams the futures log and `more` (staged, announced as `announced` records) into a
+/// ledger holding `old` and `dup`, and checks the ledger is the batch path's; returns its
+/// tables.
+fn futures_log_as_batched(announced: usize, more: &[NewFuturesRecord]) -> Vec<String> {
+    let stored = || {
+        let mut batch = batch("old.csv", Vec::new());
+        batch.futures = vec![
+            futures("old", "Kraken:futures", "2024-12-01T00:00:00Z", 9, "USD"),
+            futures("dup", "Kraken:futures", "2024-12-02T00:00:00Z", 10, "USD"),
+        ];
+        batch
+    };
+    let log_records = || {
+        let mut records = futures_log();
+        records.extend_from_slice(more);
+        records
+    };
+    let dir = crate::support::TempDir::new();
+    let batched_path = dir.path().join("batched.sqlite");
+    let streamed_path = dir.path().join("streamed.sqlite");
+    let mut batched = SqliteLedger::open(&batched_path).unwrap();
+    batched.write_import_batch(&stored()).unwrap();
+    let mut whole = batch("log.csv", Vec::new());
+    whole.futures = log_records();
+    let expected = batched.write_import_batch(&whole).unwrap();
+    let mut streamed = SqliteLedger::open(&streamed_path).unwrap();
+    streamed.write_import_batch(&stored()).unwrap();
+    let chunks: Vec<Vec<NewFuturesRecord>> = log_records().chunks(2).map(<[_]>::to_vec).collect();
+    let mut heard = Vec::new();
+    let plan = StreamPlan {
+        order: StreamOrder::Any,
+        records: announced,
+    };
+    let outcome = streamed
+        .import_stream(
+            plan,
+            chunks.into_iter(),
+            |r: &NewFuturesRecord| StreamRecord::Futures(r),
+            |r, _| heard.push(r.row_key.clone()),
+            drop,
+            || StreamEnd::Commit(log("log.csv")),
+        )
+        .unwrap();
+    let want_heard: Vec<String> = std::iter::once("old".to_owned())
+        .chain(more.iter().map(|r| r.row_key.clone()))
+        .collect();
+    assert_eq!(heard, want_heard);
+    assert_eq!(outcome.duplicates.len(), expected.duplicates.len());
+    for (got, want) in outcome.duplicates.iter().zip(&expected.duplicates) {
+        assert_eq!(
+            (
+                got.record,
+                &got.stored_row_key,
+                got.other_account,
+                got.content_changed
+            ),
+            (
+                want.record,
+                &want.stored_row_key,
+                want.other_account,
+                want.content_changed
+            )
+        );
+    }
+    let got = &outcome.duplicates[0];
+    assert_eq!(got.record, RecordRef::Futures(4));
+    assert!(got.other_account);
+    assert_eq!(
+        (outcome.added_spot, outcome.added_futures),
+        (expected.added_spot, expected.added_futures)
+    );
+    assert_eq!(outcome.seq_range, expected.seq_range);
+    assert_eq!(outcome.created_accounts, expected.created_accounts);
+    assert_eq!(
+        streamed.futures_rows().unwrap(),
+        batched.futures_rows().unwrap()
+    );
+    drop((batched, streamed));
+    let tables = futures_tables(&streamed_path);
+    assert_eq!(tables, futures_tables(&batched_path), "{announced}");
+    if more.is_empty() {
+        assert_eq!(
+            tables[..4],
+            ["1 USD", "2 ETH", "3 BTC", "4 EUR"],
+            "{tables:?}"
+        );
+    }
+    tables
+}
+
+#[test]
+fn futures_records_are_streamed_in_any_order_only_and_never_with_spot_records() {
+    let mut ledger = memory();
+    let records = futures_log();
+    let plan = |order| StreamPlan { order, records: 0 };
+    let result = ledger.import_stream(
+        plan(StreamOrder::Insertion),
+        std::iter::once(records),
+        |r: &NewFuturesRecord| StreamRecord::Futures(r),
+        |_, _| {},
+        drop,
+        || StreamEnd::Commit(log("log.csv")),
+    );
+    assert!(result.is_err());
+    let spot = buy("s", "Kraken", "2025-01-01T00:00:00Z", 1);
+    let records = futures_log();
+    let mixed: Vec<StreamRecord<'_>> = std::iter::once(StreamRecord::Spot(&spot))
+        .chain(records.iter().map(StreamRecord::Futures))
+        .collect();
+    let result = ledger.import_stream(
+        plan(StreamOrder::Any),
+        std::iter::once(mixed),
+        |r: &StreamRecord<'_>| *r,
+        |_, _| {},
+        drop,
+        || StreamEnd::Commit(log("log.csv")),
+    );
+    assert!(result.is_err());
+    assert!(ledger.futures_rows().unwrap().is_empty());
+    assert!(ledger.spot_rows().unwrap().is_empty());
+    assert!(ledger.import_log().unwrap().is_empty());
 }

@@ -360,28 +360,14 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
 
     fn get_ledger_overview(&self) -> UseCaseResult<shared_types::dto::LedgerOverview> {
         let derived = self.derived()?;
-        let zone = derived.settings.fiscal_timezone;
-        let mut years = std::collections::BTreeSet::new();
-        // A hash set while scanning (a million rows name a few thousand assets), sorted below.
-        let mut seen = std::collections::HashSet::new();
-        let mut days = super::state::FiscalDays::new(zone);
-        for row in derived.imported_rows() {
-            years.insert(chrono::Datelike::year(&days.date(row.instant)));
-            let sides = [
-                row.inflow.map(|a| a.asset),
-                row.outflow.map(|a| a.asset),
-                row.fee.map(|f| f.asset),
-            ];
-            seen.extend(sides.into_iter().flatten());
-        }
-        let mut assets: std::collections::BTreeSet<_> = seen.into_iter().collect();
-        for row in &derived.input.futures {
-            years.insert(chrono::Datelike::year(&zone.fiscal_date(row.instant)));
-            assets.insert(row.settlement_asset);
-        }
+        let overview = derived.overview();
         Ok(shared_types::dto::LedgerOverview {
-            years: years.into_iter().collect(),
-            assets: assets.iter().map(|a| a.as_str().to_owned()).collect(),
+            years: overview.years.iter().copied().collect(),
+            assets: overview
+                .assets
+                .iter()
+                .map(|a| a.as_str().to_owned())
+                .collect(),
         })
     }
 

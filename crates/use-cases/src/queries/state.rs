@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
 use core_domain::custody::{self, CustodyOutput};
-use core_domain::engine::{EngineInput, EngineOutput};
+use core_domain::engine::{EffectiveRow, EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineSettings};
 use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
@@ -60,6 +60,9 @@ pub struct Derived {
     rates: Vec<crate::ports::RateRow>,
     /// The latest stored ECB rate per currency.
     pub last_rate: BTreeMap<Asset, Date>,
+    /// The years and assets of the imported rows: found by the load's scan when no override
+    /// applies, else on first use.
+    overview: OnceLock<Overview>,
     custody: OnceLock<Result<CustodyOutput, core_domain::DomainError>>,
     integrity: OnceLock<Result<Vec<IntegrityRow>, core_domain::DomainError>>,
     series: Mutex<BTreeMap<(Date, DisplayCurrency), Arc<DailySeries>>>,
@@ -72,6 +75,218 @@ pub struct Derived {
     report_dtos: Mutex<BTreeMap<(i32, bool), Arc<TaxReport>>>,
     /// Use-case answers by question (see [`Derived::answer`]).
     answers: Mutex<BTreeMap<String, Arc<dyn std::any::Any + Send + Sync>>>,
+}
+
+/// The fiscal years that hold an imported spot or futures row, and the assets those rows
+/// move (spot sides and fees, futures settlement assets).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Overview {
+    /// Fiscal years, in order.
+    pub years: BTreeSet<i32>,
+    /// Assets, in order.
+    pub assets: BTreeSet<Asset>,
+}
+
+/// An [`Overview`] built row by row; consecutive rows mostly share a year, which is then not
+/// looked up again.
+#[derive(Default)]
+struct OverviewScan {
+    years: BTreeSet<i32>,
+    last_year: Option<i32>,
+    assets: LegSet<Asset>,
+}
+
+impl OverviewScan {
+    fn year(&mut self, day: Date) {
+        let year = chrono::Datelike::year(&day);
+        if self.last_year != Some(year) {
+            self.last_year = Some(year);
+            self.years.insert(year);
+        }
+    }
+
+    fn spot(&mut self, row: &SpotRow, day: Date) {
+        self.year(day);
+        let sides = [
+            row.inflow.map(|a| a.asset),
+            row.outflow.map(|a| a.asset),
+            row.fee.map(|f| f.asset),
+        ];
+        self.assets.extend(sides.into_iter().flatten());
+    }
+
+    fn futures(&mut self, row: &core_domain::FuturesRow, day: Date) {
+        self.year(day);
+        self.assets.insert(row.settlement_asset);
+    }
+
+    fn finish(self) -> Overview {
+        Overview {
+            years: self.years,
+            assets: self.assets.into_iter().collect(),
+        }
+    }
+}
+
+/// Spot rows from which the load scans them in two halves on two threads.
+const PARALLEL_SCAN_MIN_ROWS: usize = 20_000;
+
+/// What the load reads off the rows before the market: the assets and currencies they name,
+/// their first fiscal date, the engine's price lookups, and (without overrides) the overview.
+/// Hash sets while scanning (a few thousand assets over up to millions of legs), sorted after.
+struct RowScan {
+    fiat: LegSet<Asset>,
+    /// Currencies of stated and edited values.
+    stated: LegSet<Asset>,
+    first: Option<Date>,
+    /// The engine looks prices up only for the crypto assets a row moves, on the row's date:
+    /// its lookup windows are all the prices it can read (`domain.md` §7.2). Both the fiscal
+    /// and the UTC date are requested, so the windows hold whichever date a lookup uses; the
+    /// union is sorted and deduplicated after the scan.
+    requests: Vec<(Asset, Date)>,
+    /// The dates each crypto asset was last requested at: rows come in time order, so a leg
+    /// whose asset was last requested at the same dates adds nothing (its request is listed).
+    last_days: LegMap<Asset, (Date, Date)>,
+    overview: Option<OverviewScan>,
+}
+
+impl RowScan {
+    /// Scans every row of `input` (the overview too when `with_overview`); from
+    /// `parallel_min_rows` spot rows on, in two halves on two threads.
+    fn of(
+        input: &EngineInput,
+        tz: FiscalTimezone,
+        with_overview: bool,
+        parallel_min_rows: usize,
+    ) -> Self {
+        let scan_rows = |rows: &[EffectiveRow]| {
+            let mut scan = Self::new(with_overview);
+            let mut fiscal = FiscalDays::new(tz);
+            for effective in rows {
+                scan.spot(effective, &mut fiscal);
+            }
+            scan
+        };
+        let mut scan = if input.rows.len() >= parallel_min_rows {
+            let (lower, upper) = input.rows.split_at(input.rows.len() / 2);
+            std::thread::scope(|scope| {
+                let upper = scope.spawn(|| scan_rows(upper));
+                let lower = scan_rows(lower);
+                let upper = upper
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                lower.merge(upper)
+            })
+        } else {
+            scan_rows(&input.rows)
+        };
+        let mut fiscal = FiscalDays::new(tz);
+        for row in &input.futures {
+            scan.futures(row, &mut fiscal);
+        }
+        scan
+    }
+
+    fn new(with_overview: bool) -> Self {
+        Self {
+            fiat: LegSet::default(),
+            stated: LegSet::default(),
+            first: None,
+            requests: Vec::new(),
+            last_days: LegMap::default(),
+            overview: with_overview.then(OverviewScan::default),
+        }
+    }
+
+    fn leg(&mut self, asset: Asset, days: (Date, Date)) {
+        if asset.is_fiat() {
+            self.fiat.insert(asset);
+            return;
+        }
+        match self.last_days.entry(asset) {
+            Entry::Occupied(seen) if *seen.get() == days => return,
+            Entry::Occupied(mut seen) => {
+                seen.insert(days);
+            }
+            Entry::Vacant(slot) => {
+                slot.insert(days);
+            }
+        }
+        self.requests.push((asset, days.0));
+        if days.1 != days.0 {
+            self.requests.push((asset, days.1));
+        }
+    }
+
+    fn day(&mut self, instant: Instant, fiscal: &mut FiscalDays) -> (Date, Date) {
+        let day = fiscal.date(instant);
+        self.first = Some(self.first.map_or(day, |f| f.min(day)));
+        (day, instant.utc_date())
+    }
+
+    fn spot(&mut self, effective: &EffectiveRow, fiscal: &mut FiscalDays) {
+        let row = &effective.row;
+        let days = self.day(row.instant, fiscal);
+        if let Some(overview) = &mut self.overview {
+            overview.spot(row, days.0);
+        }
+        for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
+            .into_iter()
+            .flatten()
+        {
+            self.leg(amount.asset, days);
+        }
+        if let Some(fee) = &row.fee {
+            self.leg(fee.asset, days);
+        }
+        for stated in [
+            row.stated_value(),
+            row.stated_price(),
+            row.stated_fee_value(),
+            effective.edited_value(),
+            effective.edited_price(),
+            effective.edited_fee_value(),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            self.stated.insert(stated.currency);
+        }
+    }
+
+    fn futures(&mut self, row: &core_domain::FuturesRow, fiscal: &mut FiscalDays) {
+        let days = self.day(row.instant, fiscal);
+        if let Some(overview) = &mut self.overview {
+            overview.futures(row, days.0);
+        }
+        self.leg(row.settlement_asset, days);
+        if let Some(fee) = row.fee_asset {
+            self.leg(fee, days);
+        }
+    }
+
+    /// The scan of the rows of `self` followed by those of `later`. The later half's first
+    /// requests may repeat the earlier half's last ones: the sort after the scan removes them.
+    fn merge(mut self, later: Self) -> Self {
+        self.fiat.extend(later.fiat);
+        self.stated.extend(later.stated);
+        self.first = match (self.first, later.first) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self.requests.extend(later.requests);
+        self.last_days.extend(later.last_days);
+        self.overview = match (self.overview, later.overview) {
+            (Some(mut a), Some(b)) => {
+                a.years.extend(b.years);
+                a.last_year = None;
+                a.assets.extend(b.assets);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
+        self
+    }
 }
 
 /// Every close of the ledger's assets, and the latest close date per asset.
@@ -299,77 +514,24 @@ impl Derived {
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
         );
-        // Assets and currencies the ledger names, and the date span of its rows. Hash sets
-        // while scanning (a few thousand assets over up to millions of legs), sorted below.
-        let mut crypto: LegSet<Asset> = LegSet::default();
-        let mut fiat: LegSet<Asset> = LegSet::default();
-        let mut first: Option<Date> = None;
+        // Assets and currencies the ledger names, the date span of its rows and the engine's
+        // price lookups; a large ledger's rows are scanned in two halves on two threads.
         let tz = settings.fiscal_timezone;
-        // The engine looks prices up only for the crypto assets a row moves, on the row's
-        // date: its lookup windows are all the prices it can read (`domain.md` §7.2). Both the
-        // fiscal and the UTC date are requested, so the windows hold whichever date a lookup
-        // uses; the union is deduplicated by the store. Rows come in time order, so a leg whose
-        // asset was last requested at the same dates adds nothing (its request is listed).
-        let mut requests: Vec<(Asset, Date)> = Vec::new();
-        let mut last_days: LegMap<Asset, (Date, Date)> = LegMap::default();
-        let mut leg = |requests: &mut Vec<(Asset, Date)>, asset: Asset, days: (Date, Date)| {
-            if asset.is_fiat() {
-                fiat.insert(asset);
-                return;
-            }
-            match last_days.entry(asset) {
-                Entry::Occupied(seen) if *seen.get() == days => return,
-                Entry::Occupied(mut seen) => {
-                    seen.insert(days);
-                }
-                Entry::Vacant(slot) => {
-                    slot.insert(days);
-                }
-            }
-            requests.push((asset, days.0));
-            if days.1 != days.0 {
-                requests.push((asset, days.1));
-            }
-        };
-        let mut fiscal = FiscalDays::new(tz);
-        let mut stated_currencies: LegSet<Asset> = LegSet::default();
-        for effective in &input.rows {
-            let row = &effective.row;
-            let day = fiscal.date(row.instant);
-            let days = (day, row.instant.utc_date());
-            first = Some(first.map_or(day, |f| f.min(day)));
-            for amount in [row.inflow.as_ref(), row.outflow.as_ref()]
-                .into_iter()
-                .flatten()
-            {
-                leg(&mut requests, amount.asset, days);
-            }
-            if let Some(fee) = &row.fee {
-                leg(&mut requests, fee.asset, days);
-            }
-            for stated in [
-                row.stated_value(),
-                row.stated_price(),
-                row.stated_fee_value(),
-                effective.edited_value(),
-                effective.edited_price(),
-                effective.edited_fee_value(),
-            ]
-            .into_iter()
-            .flatten()
-            {
-                stated_currencies.insert(stated.currency);
-            }
-        }
-        for row in &input.futures {
-            let day = fiscal.date(row.instant);
-            first = Some(first.map_or(day, |f| f.min(day)));
-            let days = (day, row.instant.utc_date());
-            leg(&mut requests, row.settlement_asset, days);
-            if let Some(fee) = row.fee_asset {
-                leg(&mut requests, fee, days);
-            }
-        }
+        let scan = RowScan::of(
+            &input,
+            tz,
+            snapshot.overrides.is_empty(),
+            PARALLEL_SCAN_MIN_ROWS,
+        );
+        let RowScan {
+            mut fiat,
+            stated: stated_currencies,
+            first,
+            mut requests,
+            last_days,
+            overview,
+        } = scan;
+        let mut crypto: LegSet<Asset> = LegSet::default();
         crypto.extend(last_days.keys().copied());
         for currency in stated_currencies {
             if currency.is_fiat() {
@@ -443,6 +605,7 @@ impl Derived {
             first,
             rates,
             last_rate,
+            overview: overview.map_or_else(OnceLock::new, |scan| OnceLock::from(scan.finish())),
             custody: OnceLock::new(),
             integrity: OnceLock::new(),
             series: Mutex::new(BTreeMap::new()),
@@ -479,6 +642,25 @@ impl Derived {
         self.full
             .get()
             .and_then(|f| f.last_price.get(&asset).copied())
+    }
+
+    /// The years and assets of the imported rows.
+    pub fn overview(&self) -> &Overview {
+        self.overview
+            .get_or_init(|| self.overview_of_imported_rows())
+    }
+
+    /// [`Derived::overview`] from [`Derived::imported_rows`] and the futures rows.
+    fn overview_of_imported_rows(&self) -> Overview {
+        let mut scan = OverviewScan::default();
+        let mut days = FiscalDays::new(self.settings.fiscal_timezone);
+        for row in self.imported_rows() {
+            scan.spot(row, days.date(row.instant));
+        }
+        for row in &self.input.futures {
+            scan.futures(row, days.date(row.instant));
+        }
+        scan.finish()
     }
 
     /// The custody allocation over the whole ledger (built on first use).
@@ -677,3 +859,6 @@ fn bounded_memo<K: Ord + Copy, V>(
     }
     memo(cache, key, compute)
 }
+
+#[cfg(test)]
+mod tests;

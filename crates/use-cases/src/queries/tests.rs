@@ -835,3 +835,52 @@ fn candidate_prices_give_the_engine_output_of_the_full_market() {
         assert_eq!(format!("{output:?}"), format!("{:?}", derived.output));
     }
 }
+
+#[test]
+fn the_ledger_overview_names_the_imported_years_and_assets_with_or_without_overrides() {
+    use core_domain::overrides::{FeeEdit, RowOverride, ValueEdit};
+    let expected = json!({"years": [2021, 2022, 2023], "assets": ["BTC", "ETH", "EUR", "SOL"]});
+    // Without overrides the load's own scan finds it.
+    let q = queries(i5(), "2024-01-01T00:00:00Z");
+    assert_eq!(to_json(&q.get_ledger_overview().unwrap()), expected);
+    // An override moving e8 into 2024 changes the effective row, not the imported one.
+    let mut fake = i5();
+    fake.snapshot.overrides.push(RowOverride {
+        row_key: "e8".to_owned(),
+        tx_type: None,
+        instant: Some(core_domain::Instant::parse("2024-02-01T10:00:00Z").unwrap()),
+        in_quantity: None,
+        out_quantity: None,
+        fee: FeeEdit::Unchanged,
+        edited_value: ValueEdit::Unchanged,
+        edited_price: ValueEdit::Unchanged,
+        edited_fee_value: ValueEdit::Unchanged,
+        excluded: false,
+    });
+    let q = queries(fake, "2024-06-01T00:00:00Z");
+    assert_eq!(to_json(&q.get_ledger_overview().unwrap()), expected);
+    let derived = q.derived().unwrap();
+    assert!(
+        derived
+            .input
+            .rows
+            .iter()
+            .any(|r| r.row.instant.utc_date().to_string() == "2024-02-01"),
+        "the override applies to the effective row"
+    );
+}
+
+#[test]
+fn audit_rows_made_in_two_halves_are_those_made_in_one_pass() {
+    let q = queries(i5(), "2024-01-01T00:00:00Z");
+    let d = q.derived().unwrap();
+    let report = super::tax::year_report(&d, 2022, false).unwrap();
+    assert_eq!(report.audit_trail.len(), 4);
+    let one = to_json(&super::tax::audit_dtos_from(
+        &report.audit_trail,
+        usize::MAX,
+    ));
+    let two = to_json(&super::tax::audit_dtos_from(&report.audit_trail, 1));
+    assert_eq!(two, one);
+    assert_eq!(one, to_json(&tax(&q, 2022).audit_trail));
+}

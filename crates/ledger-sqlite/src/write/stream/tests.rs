@@ -2,7 +2,7 @@ use core_domain::{Asset, AssetAmount, Instant, TxType};
 use shared_types::SpotTxType;
 use use_cases::ports::{ImportBatch, LedgerRead, LedgerWrite, NewImportLog, NewSpotRecord};
 
-use super::{StreamEnd, StreamOrder, StreamPlan, WriteMode};
+use super::{StreamEnd, StreamOrder, StreamPlan, StreamRecord, WriteMode};
 use crate::SqliteLedger;
 
 fn record(key: &str, account: &str, at: &str, line: u64, asset: &str) -> NewSpotRecord {
@@ -113,7 +113,7 @@ fn a_checked_stream_creates_the_accounts_and_assets_of_the_batch_path() {
             .import_stream(
                 plan,
                 std::iter::once(records),
-                |r: &NewSpotRecord| r,
+                |r: &NewSpotRecord| StreamRecord::Spot(r),
                 |_, _| {},
                 drop,
                 || StreamEnd::Commit(log("two.csv")),
