@@ -153,9 +153,7 @@ fn seq_midpoint(conn: &Connection) -> PortResult<Option<i64>> {
     let (low, high): (Option<i64>, Option<i64>) = conn
         // Two subqueries: SQLite answers a lone min() or max() of the rowid from the b-tree's
         // ends, but scans the whole table for both in one select.
-        .prepare_cached(
-            "SELECT (SELECT min(seq) FROM spot_rows), (SELECT max(seq) FROM spot_rows)",
-        )
+        .prepare_cached("SELECT (SELECT min(seq) FROM spot_rows), (SELECT max(seq) FROM spot_rows)")
         .and_then(|mut s| s.query_row([], |row| Ok((row.get(0)?, row.get(1)?))))
         .map_err(map_err)?;
     Ok(low
