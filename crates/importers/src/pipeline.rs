@@ -456,6 +456,10 @@ fn option_error(
     None
 }
 
+/// Why a profile's streamed read stopped: the file must be read whole (the profile's `read`);
+/// the drafts it sent are void.
+pub(crate) struct ReadWhole;
+
 /// The per-file context: header, findings, invalid lines and skip counts.
 pub(crate) struct Ctx {
     pub(crate) header: Header,

@@ -15,7 +15,7 @@ use shared_types::SpotTxType;
 
 use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::ops;
-use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput};
+use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, ReadWhole};
 use crate::reader::{self, Records};
 use crate::values;
 
@@ -308,9 +308,6 @@ pub(crate) fn read(
         futures: Vec::new(),
     }
 }
-
-/// Why a streamed read stopped: the file must be read whole ([`read`]).
-pub(crate) struct ReadWhole;
 
 /// Reads a statement in time order, handing each second's drafts to `emit` in insertion
 /// order (first line, then the order booked) once a later time is read: every group of

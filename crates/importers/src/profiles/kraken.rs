@@ -9,7 +9,7 @@ use shared_types::SpotTxType;
 
 use crate::model::{Profile, SkipReason, Zone};
 use crate::ops;
-use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, SEP};
+use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, ReadWhole, SEP};
 use crate::reader::{self, Records};
 use crate::values;
 
@@ -329,9 +329,6 @@ fn parse_row(
     row.class = classify(ctx, cols, &row);
     Some(row)
 }
-
-/// Why a streamed read stopped: the file must be read whole ([`read`]).
-pub(crate) struct ReadWhole;
 
 /// Reads a Kraken ledgers file in time order, oldest or newest first (as the first change of
 /// time shows), handing drafts to `emit` as operations complete (not in insertion order: the
