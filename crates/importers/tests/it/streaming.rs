@@ -283,21 +283,8 @@ fn any_order_reads_give_the_batch_identities_in_file_order() {
     assert!(!batch.has_errors());
     let (streamed, _, _) = stream(&bytes, false);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
-    let mut got = Vec::new();
-    let mut source = Trickle {
-        rest: &bytes,
-        block: 4096,
-    };
-    let (streamed, sha) = importers::import_read_any_order(
-        &mut source,
-        bytes.len(),
-        &ImportOptions::default(),
-        false,
-        &mut |chunk| {
-            got.extend(transactions(chunk));
-            true
-        },
-    );
+    let (streamed, chunks, sha) = read_any_order(&bytes, 4096, false);
+    let mut got: Vec<Transaction> = chunks.into_iter().flat_map(transactions).collect();
     let result = done(streamed);
     assert_eq!(sha, sha_hex(&bytes));
     assert_eq!(result.rows_read, batch.rows_read);
@@ -401,24 +388,35 @@ fn only_coinbase_v4_transactions_match_by_content_key() {
     );
 }
 
-/// Reads `bytes` in any order in blocks of 64 bytes: the outcome and the transactions sent.
-fn any_order(bytes: &[u8]) -> (Streamed, Vec<Transaction>) {
-    let mut got = Vec::new();
-    let mut source = Trickle {
-        rest: bytes,
-        block: 64,
-    };
-    let (streamed, _) = importers::import_read_any_order(
+/// Reads `bytes` in any order in blocks of `block` bytes: the outcome, the chunks sent and
+/// the file's digest.
+fn read_any_order(
+    bytes: &[u8],
+    block: usize,
+    send_after_errors: bool,
+) -> (Streamed, Vec<Chunk>, String) {
+    let mut chunks = Vec::new();
+    let mut source = Trickle { rest: bytes, block };
+    let (streamed, sha) = importers::import_read_any_order(
         &mut source,
         bytes.len(),
         &ImportOptions::default(),
-        true,
+        send_after_errors,
         &mut |chunk| {
-            got.extend(transactions(chunk));
+            chunks.push(chunk);
             true
         },
     );
-    (streamed, got)
+    (streamed, chunks, sha)
+}
+
+/// Reads `bytes` in any order in blocks of 64 bytes: the outcome and the transactions sent.
+fn any_order(bytes: &[u8]) -> (Streamed, Vec<Transaction>) {
+    let (streamed, chunks, _) = read_any_order(bytes, 64, true);
+    (
+        streamed,
+        chunks.into_iter().flat_map(transactions).collect(),
+    )
 }
 
 /// A Kraken ledgers file read in any order gives the batch read: findings, counts, and the
@@ -825,26 +823,15 @@ fn kraken_futures_stream_in_any_order() {
     let (streamed, _, _) = stream_read(&bytes, 4096);
     assert!(matches!(streamed, Streamed::Unsorted), "{streamed:?}");
     for send_after_errors in [false, true] {
+        let (streamed, sent, sha) = read_any_order(&bytes, 4096, send_after_errors);
+        let chunks = sent.len();
         let mut got = Vec::new();
-        let mut chunks = 0;
-        let mut source = Trickle {
-            rest: &bytes,
-            block: 4096,
-        };
-        let (streamed, sha) = importers::import_read_any_order(
-            &mut source,
-            bytes.len(),
-            &ImportOptions::default(),
-            send_after_errors,
-            &mut |chunk| {
-                chunks += 1;
-                match chunk {
-                    Chunk::Futures(records) => got.extend(records),
-                    Chunk::Transactions(_) => panic!("transactions from a futures log"),
-                }
-                true
-            },
-        );
+        for chunk in sent {
+            match chunk {
+                Chunk::Futures(records) => got.extend(records),
+                Chunk::Transactions(_) => panic!("transactions from a futures log"),
+            }
+        }
         let result = done(streamed);
         assert_eq!(sha, sha_hex(&bytes));
         assert_eq!(result.rows_read, batch.rows_read);
