@@ -120,25 +120,26 @@ fn spot_rows(
         (Some(mid), Some(path)) => {
             // A large ledger: the rows above the midpoint are read and decoded on a second
             // connection and thread while this one reads the rest (decoding is most of a
-            // report's read time). The helper's rows count only if it read the same ledger
-            // version; otherwise (a write in between, or any failure) they are read here.
-            let version = ledger_version(conn)?;
-            let upper = std::thread::scope(|scope| {
-                let half = out.capacity() / 2 + 1;
-                let helper = scope.spawn(move || upper_rows(path, assets, mid, version, half));
-                let lower = spot_range(conn, assets, Some((i64::MIN, mid)), &mut out);
-                let upper = helper.join().ok().and_then(Result::ok).flatten();
-                lower.map(|()| upper)
-            })?;
-            match upper {
-                Some(mut rows) => out.append(&mut rows),
-                None => spot_range(
-                    conn,
-                    assets,
-                    Some((mid.saturating_add(1), i64::MAX)),
-                    &mut out,
-                )?,
-            }
+            // report's read time).
+            let half = out.capacity() / 2 + 1;
+            let ((), mut upper) = read_in_two(
+                conn,
+                path,
+                || spot_range(conn, assets, Some((i64::MIN, mid)), &mut out),
+                |reader| {
+                    // Sized up front: growing a vector of wide rows copies them and faults
+                    // fresh pages.
+                    let mut rows = Vec::with_capacity(half);
+                    spot_range(
+                        reader,
+                        assets,
+                        Some((mid.saturating_add(1), i64::MAX)),
+                        &mut rows,
+                    )?;
+                    Ok(rows)
+                },
+            )?;
+            out.append(&mut upper);
         }
         _ => spot_range(conn, assets, None, &mut out)?,
     }
@@ -161,26 +162,29 @@ fn seq_midpoint(conn: &Connection) -> PortResult<Option<i64>> {
         .map(|(low, high)| low.saturating_add(high.saturating_sub(low) / 2)))
 }
 
-/// The spot rows with `seq > mid`, read on a connection of its own; `None` when that
-/// connection sees another ledger version than `version`.
-fn upper_rows(
+/// Runs `lower` on `conn` while `upper` runs on a second read-only connection to the ledger
+/// at `path`, on a second thread. The second connection's answer counts only if it read the
+/// ledger version `conn` reads; otherwise (a write in between, or any failure) `upper` runs
+/// on `conn` too.
+fn read_in_two<L, U: Send>(
+    conn: &Connection,
     path: &str,
-    assets: &AssetTable,
-    mid: i64,
-    version: u64,
-    capacity: usize,
-) -> PortResult<Option<Vec<SpotRow>>> {
-    with_second_reader(path, version, |conn| {
-        // Sized up front: growing a vector of wide rows copies them and faults fresh pages.
-        let mut rows = Vec::with_capacity(capacity);
-        spot_range(
-            conn,
-            assets,
-            Some((mid.saturating_add(1), i64::MAX)),
-            &mut rows,
-        )?;
-        Ok(rows)
-    })
+    lower: impl FnOnce() -> PortResult<L>,
+    upper: impl Fn(&Connection) -> PortResult<U> + Sync,
+) -> PortResult<(L, U)> {
+    let version = ledger_version(conn)?;
+    let (lower, second) = std::thread::scope(|scope| {
+        let upper = &upper;
+        let helper = scope.spawn(move || with_second_reader(path, version, upper));
+        let lower = lower();
+        (lower, helper.join().ok().and_then(Result::ok).flatten())
+    });
+    let lower = lower?;
+    let upper = match second {
+        Some(upper) => upper,
+        None => upper(conn)?,
+    };
+    Ok((lower, upper))
 }
 
 /// Runs `read` in a read transaction on a connection of its own to the ledger at `path`;
@@ -657,23 +661,13 @@ fn price_candidates(
             let mid = wanted.get(wanted.len() / 2).map(|(asset, _)| *asset);
             let split = ids.partition_point(|(_, asset)| Some(*asset) < mid);
             let (lower_ids, upper_ids) = ids.split_at(split);
-            let version = ledger_version(conn)?;
-            let (lower, upper) = std::thread::scope(|scope| {
-                let wanted = &wanted;
-                let table = &table;
-                let helper = scope.spawn(move || {
-                    with_second_reader(path, version, |second| {
-                        candidates_of(second, table, wanted, upper_ids)
-                    })
-                });
-                let lower = candidates_of(conn, table, wanted, lower_ids);
-                (lower, helper.join().ok().and_then(Result::ok).flatten())
-            });
-            let mut out = lower?;
-            match upper {
-                Some(mut rows) => out.append(&mut rows),
-                None => out.append(&mut candidates_of(conn, &table, &wanted, upper_ids)?),
-            }
+            let (mut out, mut upper) = read_in_two(
+                conn,
+                path,
+                || candidates_of(conn, &table, &wanted, lower_ids),
+                |reader| candidates_of(reader, &table, &wanted, upper_ids),
+            )?;
+            out.append(&mut upper);
             out
         }
         None => candidates_of(conn, &table, &wanted, &ids)?,
