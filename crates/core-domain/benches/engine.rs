@@ -31,8 +31,14 @@ fn engine_100k(c: &mut Criterion) {
     });
     group.bench_function("fifo_100k_sequential", |b| {
         b.iter(|| {
-            fifo::run_with(black_box(&input), black_box(&market), &settings, false)
-                .expect("engine runs")
+            fifo::run_with(
+                black_box(&input),
+                black_box(&market),
+                &settings,
+                false,
+                fifo::EngineBuffers::for_rows(input.rows.len()),
+            )
+            .expect("engine runs")
         });
     });
     group.finish();

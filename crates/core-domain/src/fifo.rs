@@ -53,23 +53,40 @@ pub fn run(
     market: &Market,
     settings: &EngineSettings,
 ) -> DomainResult<EngineOutput> {
+    run_in(
+        input,
+        market,
+        settings,
+        EngineBuffers::for_rows(input.rows.len()),
+    )
+}
+
+/// [`run`] writing its lots, legs and slices into `buffers` (see [`EngineBuffers`]).
+pub fn run_in(
+    input: &EngineInput,
+    market: &Market,
+    settings: &EngineSettings,
+    buffers: EngineBuffers,
+) -> DomainResult<EngineOutput> {
     run_with(
         input,
         market,
         settings,
         input.rows.len() >= PIPELINE_MIN_ROWS,
+        buffers,
     )
 }
 
-/// [`run`] with the pipeline forced on or off (tests compare the two).
+/// [`run_in`] with the pipeline forced on or off (tests compare the two).
 pub fn run_with(
     input: &EngineInput,
     market: &Market,
     settings: &EngineSettings,
     pipelined: bool,
+    buffers: EngineBuffers,
 ) -> DomainResult<EngineOutput> {
     let ledger_order = ledger_order(input);
-    let mut engine = Engine::new(input, market, settings);
+    let mut engine = Engine::new(input, settings, buffers);
     if pipelined {
         let (sender, receiver) = std::sync::mpsc::sync_channel::<DomainResult<Vec<ValuedRow>>>(4);
         std::thread::scope(|scope| -> DomainResult<()> {
@@ -338,16 +355,24 @@ struct Engine<'a> {
 }
 
 impl<'a> Engine<'a> {
-    fn new(input: &'a EngineInput, _market: &'a Market, settings: &'a EngineSettings) -> Self {
+    fn new(input: &'a EngineInput, settings: &'a EngineSettings, buffers: EngineBuffers) -> Self {
+        let EngineBuffers {
+            mut lots,
+            mut operations,
+            mut slices,
+        } = buffers;
+        // Buffers are empty by contract; a caller's leftovers are not the run's.
+        lots.clear();
+        operations.clear();
+        slices.clear();
         Self {
             input,
             settings,
-            lots: Vec::with_capacity(input.rows.len()),
+            lots,
             queues: Vec::new(),
             asset_index: HashMap::default(), // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
-            operations: Vec::with_capacity(input.rows.len()),
-            // About 1.2 slices per row in realistic ledgers; one growth step at most.
-            slices: Vec::with_capacity(input.rows.len().saturating_add(input.rows.len() / 2)),
+            operations,
+            slices,
             income: Vec::new(),
             parts: Vec::new(),
             needs_reorder: false,
@@ -1254,6 +1279,10 @@ pub fn provenance_of(valued: &Valued) -> Option<Provenance> {
         Valued::Unknown { .. } => None,
     }
 }
+
+mod buffers;
+
+pub use buffers::EngineBuffers;
 
 #[cfg(test)]
 mod tests;

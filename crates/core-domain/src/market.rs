@@ -197,6 +197,10 @@ pub struct PriceTable {
     series: Vec<Series>,
 }
 
+/// Closes from which [`PriceTable::from_rows`] builds two halves on two threads: below it the
+/// thread costs more than it saves.
+const PARALLEL_BUILD_MIN_ROWS: usize = 32_768;
+
 /// The longest series span given a dense day index.
 const MAX_INDEXED_DAYS: usize = 100_000;
 
@@ -267,6 +271,53 @@ impl PriceTable {
             builder.push(row);
         }
         builder.finish()
+    }
+
+    /// [`PriceTable::new`] of a list. A long list grouped by asset (as the store reads it) is
+    /// built in two halves on two threads, split where the asset changes, and joined: the same
+    /// table, and the same first invalid close reported.
+    pub fn from_rows(rows: &[PriceRow]) -> DomainResult<Self> {
+        let mid = rows.len() / 2;
+        let split = match rows.get(mid) {
+            Some(middle) if rows.len() >= PARALLEL_BUILD_MIN_ROWS => rows
+                .iter()
+                .skip(mid)
+                .position(|row| row.asset != middle.asset)
+                .map_or(rows.len(), |offset| mid + offset),
+            _ => return Self::new(rows.iter().copied()),
+        };
+        let (lower, upper) = rows.split_at(split);
+        let (lower, upper) = std::thread::scope(|scope| {
+            let upper = scope.spawn(|| Self::new(upper.iter().copied()));
+            let lower = Self::new(lower.iter().copied());
+            let upper = upper
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (lower, upper)
+        });
+        let (lower, upper) = (lower?, upper?);
+        // Halves that share an asset came from rows not grouped by asset: build them as one.
+        if lower
+            .assets
+            .iter()
+            .any(|asset| upper.assets.binary_search(asset).is_ok())
+        {
+            return Self::new(rows.iter().copied());
+        }
+        Ok(lower.join(upper))
+    }
+
+    /// The union of two tables without an asset in common, sorted by asset.
+    fn join(self, other: Self) -> Self {
+        let mut pairs: Vec<(Asset, Series)> = self
+            .assets
+            .into_iter()
+            .zip(self.series)
+            .chain(other.assets.into_iter().zip(other.series))
+            .collect();
+        pairs.sort_unstable_by_key(|(asset, _)| *asset);
+        let (assets, series) = pairs.into_iter().unzip();
+        Self { assets, series }
     }
 
     /// The latest close of each `(asset, quote currency)`, sorted by asset then currency.
@@ -560,6 +611,17 @@ impl Market {
     /// `rate(currency, date)` of §7.1 (`None` for EUR, which needs no rate).
     pub fn rate(&self, currency: Asset, date: Date) -> Option<FxDetail> {
         self.rates.rate(currency, date)
+    }
+
+    /// [`Market::new`] with the closes built by [`PriceTable::from_rows`].
+    pub fn from_rows(
+        rates: impl IntoIterator<Item = RateRow>,
+        prices: &[PriceRow],
+    ) -> DomainResult<Self> {
+        Ok(Self {
+            rates: RateTable::new(rates)?,
+            prices: PriceTable::from_rows(prices)?,
+        })
     }
 
     /// The price lookup of §7.2 at `date`.

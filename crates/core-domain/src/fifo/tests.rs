@@ -78,3 +78,37 @@ fn fast_cents_share_cases() {
         }
     }
 }
+
+/// Prefaulted buffers are empty, with room for the input's lots, legs and slices; a run into
+/// them leaves each output within the room written ahead on this ledger.
+#[test]
+fn prefaulted_buffers_are_empty_and_sized_from_the_input() {
+    let ledger = crate::testkit::synthetic::synthetic(3_000, 11);
+    let input = ledger.input();
+    let buffers = super::EngineBuffers::prefaulted(&input);
+    assert!(buffers.lots.is_empty() && buffers.operations.is_empty() && buffers.slices.is_empty());
+    assert_eq!(buffers.lots.capacity(), input.rows.len());
+    assert_eq!(buffers.operations.capacity(), input.rows.len());
+    let (lots, legs) = super::buffers::expected_counts(&input);
+    let market = ledger.market();
+    let output = super::run_in(&input, &market, &super::EngineSettings::default(), buffers)
+        .expect("engine runs");
+    // The estimate follows the engine's rules: every lot opened by an acquisition is counted
+    // (carried lots come on top), and every disposal leg is a crypto outflow or fee.
+    let own_lots = output
+        .lots
+        .iter()
+        .filter(|lot| lot.carried_from.is_none())
+        .count();
+    assert_eq!(own_lots, lots);
+    assert!(
+        output.operations.len() <= legs,
+        "{} legs > {legs}",
+        output.operations.len()
+    );
+    assert!(
+        output.operations.len() * 10 >= legs * 9,
+        "{} legs, {legs} expected",
+        output.operations.len()
+    );
+}

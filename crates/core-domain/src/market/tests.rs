@@ -273,3 +273,53 @@ fn the_builder_reports_the_first_invalid_close() {
     let err = builder.finish().unwrap_err();
     assert!(err.to_string().contains("2023-04-10"), "{err}");
 }
+
+/// Closes of `assets`, `days` each from 2015-01-01, asset by asset; two quote currencies for
+/// the first asset.
+fn many_closes(assets: &[&str], days: u64) -> Vec<PriceRow> {
+    let mut rows = Vec::new();
+    for (n, symbol) in (0_i64..).zip(assets) {
+        for day in 0..days {
+            let date = d("2015-01-01") + chrono::Days::new(day);
+            let close = Decimal::new(1_000 + i64::try_from(day).unwrap() * 7 + n, 2);
+            rows.push(PriceRow {
+                asset: a(symbol),
+                date,
+                close,
+                currency: a("EUR"),
+            });
+            if n == 0 && day % 3 == 0 {
+                rows.push(PriceRow {
+                    asset: a(symbol),
+                    date,
+                    close,
+                    currency: a("USD"),
+                });
+            }
+        }
+    }
+    rows
+}
+
+/// The two-thread build of a long list equals the one-thread build: grouped by asset, not
+/// grouped (the halves share assets), and with an invalid close in the later half.
+#[test]
+fn from_rows_equals_new() {
+    let grouped = many_closes(&["BTC", "ETH", "ADA", "SOL", "DOT"], 9_000);
+    assert!(grouped.len() >= PARALLEL_BUILD_MIN_ROWS);
+    let one = |rows: &[PriceRow]| format!("{:?}", PriceTable::new(rows.iter().copied()));
+    let two = |rows: &[PriceRow]| format!("{:?}", PriceTable::from_rows(rows));
+    assert_eq!(two(&grouped), one(&grouped));
+    let built = PriceTable::from_rows(&grouped).unwrap();
+    assert_eq!(built.assets.len(), 5);
+
+    let mut interleaved = grouped.clone();
+    interleaved.sort_by_key(|row| (row.date, row.asset));
+    assert_eq!(two(&interleaved), one(&interleaved));
+
+    let mut invalid = grouped;
+    let last = invalid.len() - 10;
+    invalid[last].close = Decimal::new(-5, 0);
+    assert!(PriceTable::from_rows(&invalid).is_err());
+    assert_eq!(two(&invalid), one(&invalid));
+}

@@ -2,20 +2,21 @@
 //! the engine's invariants hold at a few thousand rows.
 
 use core_domain::custody::allocate_with;
-use core_domain::fifo::{self, EngineSettings};
+use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
 use core_domain::testkit::Outcome;
 use core_domain::testkit::synthetic::synthetic;
 use rust_decimal::Decimal;
 
 #[test]
-fn pipelined_and_sequential_runs_are_identical() {
+fn pipelined_sequential_and_prefaulted_runs_are_identical() {
     let ledger = synthetic(6_000, 3);
     let input = ledger.input();
     let market = ledger.market();
     let settings = EngineSettings::default();
-    let dump = |pipelined: bool| {
-        let output = fifo::run_with(&input, &market, &settings, pipelined).expect("engine runs");
+    let dump = |pipelined: bool, buffers: EngineBuffers| {
+        let output =
+            fifo::run_with(&input, &market, &settings, pipelined, buffers).expect("engine runs");
         let outcome = Outcome {
             accounts: ledger.accounts.clone(),
             input: input.clone(),
@@ -23,8 +24,14 @@ fn pipelined_and_sequential_runs_are_identical() {
         };
         outcome.dump()
     };
-    let sequential = dump(false);
-    assert_eq!(sequential, dump(true));
+    let sequential = dump(false, EngineBuffers::default());
+    assert_eq!(
+        sequential,
+        dump(true, EngineBuffers::for_rows(input.rows.len()))
+    );
+    // Buffers written ahead (placeholders cleared again) change nothing.
+    let prefaulted = EngineBuffers::prefaulted(&input);
+    assert_eq!(sequential, dump(true, prefaulted));
     assert!(
         sequential.len() > 6_000,
         "a real workload: {} records",

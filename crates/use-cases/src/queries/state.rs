@@ -151,14 +151,18 @@ struct RowScan {
 }
 
 impl RowScan {
-    /// Scans every row of `input` (the overview too when `with_overview`); from
-    /// `parallel_min_rows` spot rows on, in two halves on two threads.
-    fn of(
-        input: &EngineInput,
+    /// The engine's input from the imported rows and the scan of its rows (the overview too
+    /// when there are no overrides). From `parallel_min_rows` spot rows on, the rows are scanned
+    /// in two halves on two threads; without overrides each half is also checked there
+    /// ([`core_domain::effective::unedited_rows_in_two`]).
+    fn with_input(
+        rows: Vec<SpotRow>,
+        futures: Vec<core_domain::FuturesRow>,
+        overrides: &[RowOverride],
         tz: FiscalTimezone,
-        with_overview: bool,
         parallel_min_rows: usize,
-    ) -> Self {
+    ) -> (EngineInput, Self) {
+        let with_overview = overrides.is_empty();
         let scan_rows = |rows: &[EffectiveRow]| {
             let mut scan = Self::new(with_overview);
             let mut fiscal = FiscalDays::new(tz);
@@ -167,24 +171,33 @@ impl RowScan {
             }
             scan
         };
-        let mut scan = if input.rows.len() >= parallel_min_rows {
-            let (lower, upper) = input.rows.split_at(input.rows.len() / 2);
-            std::thread::scope(|scope| {
-                let upper = scope.spawn(|| scan_rows(upper));
-                let lower = scan_rows(lower);
-                let upper = upper
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                lower.merge(upper)
-            })
+        let (input, mut scan) = if overrides.is_empty() && rows.len() >= parallel_min_rows {
+            let (rows, earlier, later) =
+                core_domain::effective::unedited_rows_in_two(rows, scan_rows);
+            let input = EngineInput { rows, futures };
+            (input, earlier.merge(later))
         } else {
-            scan_rows(&input.rows)
+            let input = core_domain::effective::engine_input_owned(rows, futures, overrides);
+            let scan = if input.rows.len() >= parallel_min_rows {
+                let (lower, upper) = input.rows.split_at(input.rows.len() / 2);
+                std::thread::scope(|scope| {
+                    let upper = scope.spawn(|| scan_rows(upper));
+                    let lower = scan_rows(lower);
+                    let upper = upper
+                        .join()
+                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                    lower.merge(upper)
+                })
+            } else {
+                scan_rows(&input.rows)
+            };
+            (input, scan)
         };
         let mut fiscal = FiscalDays::new(tz);
         for row in &input.futures {
             scan.futures(row, &mut fiscal);
         }
-        scan
+        (input, scan)
     }
 
     fn new(with_overview: bool) -> Self {
@@ -509,18 +522,15 @@ impl Derived {
                 .cloned()
                 .collect()
         };
-        let input = core_domain::effective::engine_input_owned(
+        // The effective rows, and the assets and currencies the ledger names, the date span of
+        // its rows and the engine's price lookups; a large ledger's rows are checked and
+        // scanned in two halves on two threads.
+        let tz = settings.fiscal_timezone;
+        let (input, scan) = RowScan::with_input(
             std::mem::take(&mut snapshot.spot_rows),
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
-        );
-        // Assets and currencies the ledger names, the date span of its rows and the engine's
-        // price lookups; a large ledger's rows are scanned in two halves on two threads.
-        let tz = settings.fiscal_timezone;
-        let scan = RowScan::of(
-            &input,
             tz,
-            snapshot.overrides.is_empty(),
             PARALLEL_SCAN_MIN_ROWS,
         );
         let RowScan {

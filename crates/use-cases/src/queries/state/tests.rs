@@ -35,30 +35,54 @@ fn findings(scan: RowScan) -> Findings {
     )
 }
 
+/// The input and scan of [`RowScan::with_input`] in one pass (`usize::MAX`) or two halves.
+fn scanned(ledger: &core_domain::testkit::Ledger, min_rows: usize) -> (String, Findings) {
+    scanned_rows(ledger, ledger.spot_rows().to_vec(), min_rows)
+}
+
+fn scanned_rows(
+    ledger: &core_domain::testkit::Ledger,
+    rows: Vec<SpotRow>,
+    min_rows: usize,
+) -> (String, Findings) {
+    let (input, scan) = RowScan::with_input(
+        rows,
+        ledger.futures_rows().to_vec(),
+        ledger.overrides(),
+        FiscalTimezone::default(),
+        min_rows,
+    );
+    (format!("{input:?}"), findings(scan))
+}
+
 #[test]
 fn a_scan_in_two_halves_finds_what_one_pass_finds() {
-    let tz = FiscalTimezone::default();
     for ledger in [
         examples::i2(),
         examples::i5(),
         examples::d14(),
         examples::i6(),
     ] {
+        let one = scanned(&ledger, usize::MAX);
+        assert_eq!(scanned(&ledger, 1), one);
+        // The one-pass input is the engine input of the overrides' rules.
         let input = core_domain::effective::engine_input_owned(
             ledger.spot_rows().to_vec(),
             ledger.futures_rows().to_vec(),
             ledger.overrides(),
         );
-        let one = findings(RowScan::of(&input, tz, true, usize::MAX));
-        assert_eq!(findings(RowScan::of(&input, tz, true, 1)), one);
+        assert_eq!(one.0, format!("{input:?}"));
     }
+    // A row of an impossible shape becomes UNKNOWN in the halves' in-place check too.
     let i5 = examples::i5();
-    let input = core_domain::effective::engine_input_owned(
-        i5.spot_rows().to_vec(),
-        i5.futures_rows().to_vec(),
-        i5.overrides(),
-    );
-    let (fiat, _, first, requests, crypto, overview) = findings(RowScan::of(&input, tz, true, 1));
+    let mut rows = i5.spot_rows().to_vec();
+    let broken = rows.len() - 1;
+    rows[broken].inflow = None;
+    rows[broken].outflow = None;
+    let one = scanned_rows(&i5, rows.clone(), usize::MAX);
+    assert!(one.0.contains("Unknown"), "the broken row is flagged");
+    assert_eq!(scanned_rows(&i5, rows, 1), one);
+    let (_, (fiat, _, first, requests, crypto, overview)) = scanned(&i5, 1);
     let asset = |s: &str| Asset::new(s).unwrap();
     assert_eq!(fiat, [asset("EUR")]);
     assert_eq!(first, Date::from_ymd_opt(2021, 4, 1));
