@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
 use core_domain::custody::{self, CustodyOutput};
 use core_domain::engine::{EffectiveRow, EngineInput, EngineOutput};
-use core_domain::fifo::{self, EngineSettings};
+use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::holdings::{self, HoldingsSnapshot};
 use core_domain::irpf::IrpfYearReport;
 use core_domain::overrides::{CustodyLink, RowOverride};
@@ -302,6 +302,15 @@ impl RowScan {
     }
 }
 
+/// The engine's market and what the load keeps of its inputs.
+struct Priced {
+    /// Crypto assets the rows name, sorted.
+    crypto: Vec<Asset>,
+    rates: Vec<core_domain::RateRow>,
+    last_rate: BTreeMap<Asset, Date>,
+    market: Market,
+}
+
 /// Every close of the ledger's assets, and the latest close date per asset.
 #[derive(Debug)]
 struct FullMarket {
@@ -534,13 +543,102 @@ impl Derived {
             PARALLEL_SCAN_MIN_ROWS,
         );
         let RowScan {
-            mut fiat,
+            fiat,
             stated: stated_currencies,
             first,
-            mut requests,
+            requests,
             last_days,
             overview,
         } = scan;
+        // A large ledger's engine output pages are first written on the second core while
+        // this one reads the prices (see `EngineBuffers`).
+        let prefault = input.rows.len() >= PARALLEL_SCAN_MIN_ROWS;
+        let (market, buffers) = std::thread::scope(|scope| {
+            let buffers = prefault.then(|| scope.spawn(|| EngineBuffers::prefaulted(&input)));
+            let market = Self::market_of(store, fiat, stated_currencies, &last_days, requests);
+            let buffers = match buffers {
+                Some(buffers) => buffers
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
+                None => EngineBuffers::for_rows(input.rows.len()),
+            };
+            (market, buffers)
+        });
+        let Priced {
+            crypto,
+            rates,
+            last_rate,
+            market,
+        } = market?;
+        let engine_settings = EngineSettings {
+            fiscal_timezone: tz,
+            non_currency_virtual_assets: settings
+                .irpf
+                .non_currency_virtual_assets
+                .iter()
+                .copied()
+                .collect(),
+        };
+        let (output, full) = if full_market {
+            // The engine reads no store: the store stays on this thread for the closes.
+            std::thread::scope(|scope| {
+                let engine =
+                    scope.spawn(|| fifo::run_in(&input, &market, &engine_settings, buffers));
+                let full = FullMarket::load(store, &crypto, first, &rates).ok();
+                let output = engine
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                (output, full)
+            })
+        } else {
+            (
+                fifo::run_in(&input, &market, &engine_settings, buffers),
+                None,
+            )
+        };
+        let output = output?;
+        // A failed full-market read is not the ledger's error: it is retried, and reported,
+        // by the first valuation that asks for it, as without the early read.
+        let full = full.map_or_else(OnceLock::new, OnceLock::from);
+        Ok(Self {
+            version: snapshot.version,
+            settings,
+            accounts: snapshot.accounts,
+            overridden_rows,
+            overrides: snapshot.overrides,
+            links: snapshot.custody_links,
+            futures_per_account,
+            input,
+            output,
+            market,
+            full,
+            crypto,
+            first,
+            rates,
+            last_rate,
+            overview: overview.map_or_else(OnceLock::new, |scan| OnceLock::from(scan.finish())),
+            custody: OnceLock::new(),
+            integrity: OnceLock::new(),
+            series: Mutex::new(BTreeMap::new()),
+            snapshots: Mutex::new(BTreeMap::new()),
+            reports: Mutex::new(BTreeMap::new()),
+            report_dtos: Mutex::new(BTreeMap::new()),
+            answers: Mutex::new(BTreeMap::new()),
+        })
+    }
+
+    /// The market of the engine's price lookups: the closes in the rows' windows and the rates
+    /// of every fiat currency the rows and closes name.
+    fn market_of<S>(
+        store: &S,
+        mut fiat: LegSet<Asset>,
+        stated_currencies: LegSet<Asset>,
+        last_days: &LegMap<Asset, (Date, Date)>,
+        mut requests: Vec<(Asset, Date)>,
+    ) -> UseCaseResult<Priced>
+    where
+        S: RateStore + PriceStore,
+    {
         let mut crypto: LegSet<Asset> = LegSet::default();
         crypto.extend(last_days.keys().copied());
         for currency in stated_currencies {
@@ -572,57 +670,12 @@ impl Derived {
             let e = last_rate.entry(r.currency).or_insert(r.date);
             *e = (*e).max(r.date);
         }
-        let market = Market::new(rates.iter().copied(), prices)?;
-        let engine_settings = EngineSettings {
-            fiscal_timezone: tz,
-            non_currency_virtual_assets: settings
-                .irpf
-                .non_currency_virtual_assets
-                .iter()
-                .copied()
-                .collect(),
-        };
-        let (output, full) = if full_market {
-            // The engine reads no store: the store stays on this thread for the closes.
-            std::thread::scope(|scope| {
-                let engine = scope.spawn(|| fifo::run(&input, &market, &engine_settings));
-                let full = FullMarket::load(store, &crypto, first, &rates).ok();
-                let output = engine
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (output, full)
-            })
-        } else {
-            (fifo::run(&input, &market, &engine_settings), None)
-        };
-        let output = output?;
-        // A failed full-market read is not the ledger's error: it is retried, and reported,
-        // by the first valuation that asks for it, as without the early read.
-        let full = full.map_or_else(OnceLock::new, OnceLock::from);
-        Ok(Self {
-            version: snapshot.version,
-            settings,
-            accounts: snapshot.accounts,
-            overridden_rows,
-            overrides: snapshot.overrides,
-            links: snapshot.custody_links,
-            futures_per_account,
-            input,
-            output,
-            market,
-            full,
+        let market = Market::from_rows(rates.iter().copied(), &prices)?;
+        Ok(Priced {
             crypto,
-            first,
             rates,
             last_rate,
-            overview: overview.map_or_else(OnceLock::new, |scan| OnceLock::from(scan.finish())),
-            custody: OnceLock::new(),
-            integrity: OnceLock::new(),
-            series: Mutex::new(BTreeMap::new()),
-            snapshots: Mutex::new(BTreeMap::new()),
-            reports: Mutex::new(BTreeMap::new()),
-            report_dtos: Mutex::new(BTreeMap::new()),
-            answers: Mutex::new(BTreeMap::new()),
+            market,
         })
     }
 
