@@ -14,6 +14,7 @@ use ledger_sqlite::SqliteLedger;
 use rust_decimal::Decimal;
 use use_cases::commands::{self, LinkTarget};
 use use_cases::ports::{LedgerRead, SettingKey};
+use use_cases::queries::ReadUseCases as _;
 use use_cases::{PortError, UseCaseError};
 
 use crate::session::{fail, open_existing};

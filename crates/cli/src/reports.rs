@@ -10,6 +10,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use core_domain::Date;
+use ledger_sqlite::SqliteLedger;
 use serde::Serialize;
 use shared_types::SpotTxType;
 use shared_types::dto::{
@@ -21,7 +22,8 @@ use use_cases::UseCaseResult;
 use use_cases::ports::Clock;
 use use_cases::queries::{
     AccountHoldingsRequest, CompareTaxYearsRequest, CurrencyRequest, DisplayCurrency,
-    HoldingsAtRequest, ReadUseCases, TaxReportRequest, TokenHistoryRequest, TxSearchRequest,
+    HoldingsAtRequest, LedgerQueries, ReadUseCases, TaxReportRequest, TokenHistoryRequest,
+    TxSearchRequest,
 };
 
 use crate::session::{CliClock, explain, fail, open_existing};
@@ -123,7 +125,7 @@ pub(crate) fn parse_date(text: &str) -> Result<Date, String> {
 /// The store and its use cases, for one command.
 pub(crate) struct Session {
     pub(crate) path: PathBuf,
-    pub(crate) queries: Box<dyn ReadUseCases>,
+    pub(crate) queries: LedgerQueries<SqliteLedger>,
     facts: std::cell::OnceCell<LedgerFacts>,
     clock: CliClock,
 }
@@ -144,8 +146,7 @@ impl Session {
 
     pub(crate) fn open_with_clock(explicit: Option<&Path>, clock: CliClock) -> Result<Self> {
         let (path, store) = open_existing(explicit)?;
-        let queries: Box<dyn ReadUseCases> =
-            Box::new(use_cases::queries::LedgerQueries::new(store, clock));
+        let queries = LedgerQueries::new(store, clock);
         Ok(Self {
             path,
             queries,
@@ -510,9 +511,12 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
         write_csv(dir, &files)?;
     }
     if json {
-        return print_json(&*report);
+        print_json(&*report)?;
+    } else {
+        print!("{}", render_tax(&report));
     }
-    print!("{}", render_tax(&report));
+    // The process exits next: the OS reclaims the ledger's derived state at once.
+    session.queries.leave_state_to_exit();
     Ok(Outcome::Success)
 }
 
