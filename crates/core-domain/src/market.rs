@@ -215,6 +215,26 @@ struct Series {
 }
 
 impl Series {
+    /// The series of closes given in any order: sorted, and a repeated `(date, currency)`
+    /// keeps the last one given.
+    fn of_points(mut points: Vec<PricePoint>) -> Self {
+        // Within a date the candidates are kept in reverse rank order (`pick` reads from the
+        // end). A stable sort keeps the given order of a repeated key, and the last one given
+        // wins below; store reads are usually sorted already.
+        let key = |p: &PricePoint| (p.0, std::cmp::Reverse(p.1));
+        if !points.is_sorted_by_key(key) {
+            points.sort_by_key(key);
+        }
+        points.dedup_by(|later, kept| {
+            let repeated = later.0 == kept.0 && later.1 == kept.1;
+            if repeated {
+                kept.2 = later.2;
+            }
+            repeated
+        });
+        Self::new(points)
+    }
+
     fn new(points: Vec<PricePoint>) -> Self {
         let first_day = points.first().map_or(0, |p| p.0.num_days_from_ce());
         let last_day = points.last().map_or(0, |p| p.0.num_days_from_ce());
@@ -273,9 +293,10 @@ impl PriceTable {
         builder.finish()
     }
 
-    /// [`PriceTable::new`] of a list. A long list grouped by asset (as the store reads it) is
-    /// built in two halves on two threads, split where the asset changes, and joined: the same
-    /// table, and the same first invalid close reported.
+    /// [`PriceTable::new`] of a list. A long list is built in two halves on two threads, split
+    /// where the asset changes (a list grouped by asset, as the store reads it, gives halves
+    /// without an asset in common), and joined: the same table, and the same first invalid
+    /// close reported.
     pub fn from_rows(rows: &[PriceRow]) -> DomainResult<Self> {
         let mid = rows.len() / 2;
         let split = match rows.get(mid) {
@@ -295,29 +316,55 @@ impl PriceTable {
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (lower, upper)
         });
-        let (lower, upper) = (lower?, upper?);
-        // Halves that share an asset came from rows not grouped by asset: build them as one.
-        if lower
-            .assets
-            .iter()
-            .any(|asset| upper.assets.binary_search(asset).is_ok())
-        {
-            return Self::new(rows.iter().copied());
-        }
-        Ok(lower.join(upper))
+        // Halves that share an asset (rows not grouped by asset) join as one list would build.
+        Ok(lower?.join(upper?))
     }
 
-    /// The union of two tables without an asset in common, sorted by asset.
-    fn join(self, other: Self) -> Self {
+    /// The union of two tables, sorted by asset (tables built apart, say from the two halves
+    /// of a store's read). An asset in both keeps the closes of both, `other`'s winning a
+    /// repeated `(date, currency)`.
+    pub fn join(self, other: Self) -> Self {
         let mut pairs: Vec<(Asset, Series)> = self
             .assets
             .into_iter()
             .zip(self.series)
             .chain(other.assets.into_iter().zip(other.series))
             .collect();
-        pairs.sort_unstable_by_key(|(asset, _)| *asset);
-        let (assets, series) = pairs.into_iter().unzip();
+        // Stable: an asset in both tables has this table's series first.
+        pairs.sort_by_key(|(asset, _)| *asset);
+        let mut assets: Vec<Asset> = Vec::with_capacity(pairs.len());
+        let mut series: Vec<Series> = Vec::with_capacity(pairs.len());
+        for (asset, next) in pairs {
+            match (assets.last(), series.last_mut()) {
+                (Some(last), Some(kept)) if *last == asset => {
+                    let mut points = std::mem::take(&mut kept.points);
+                    points.extend(next.points);
+                    *kept = Series::of_points(points);
+                }
+                _ => {
+                    assets.push(asset);
+                    series.push(next);
+                }
+            }
+        }
         Self { assets, series }
+    }
+
+    /// The fiat currencies the closes are quoted in, in candidate order (EUR, USD, then
+    /// alphabetical).
+    pub fn quote_currencies(&self) -> Vec<Asset> {
+        let mut seen = [false; 256];
+        for series in &self.series {
+            for point in &series.points {
+                if let Some(slot) = seen.get_mut(usize::from(point.1.0)) {
+                    *slot = true;
+                }
+            }
+        }
+        (0..=u8::MAX)
+            .filter(|rank| seen.get(usize::from(*rank)).copied().unwrap_or(false))
+            .filter_map(|rank| CurrencyRank(rank).currency())
+            .collect()
     }
 
     /// The latest close of each `(asset, quote currency)`, sorted by asset then currency.
@@ -456,23 +503,7 @@ impl PriceTableBuilder {
         series.sort_unstable_by_key(|(asset, _)| *asset);
         let (assets, series) = series
             .into_iter()
-            .map(|(asset, mut points)| {
-                // Within a date the candidates are kept in reverse rank order (`pick` reads
-                // from the end). A stable sort keeps the given order of a repeated key, and
-                // the last one given wins below; store reads are usually sorted already.
-                let key = |p: &PricePoint| (p.0, std::cmp::Reverse(p.1));
-                if !points.is_sorted_by_key(key) {
-                    points.sort_by_key(key);
-                }
-                points.dedup_by(|later, kept| {
-                    let repeated = later.0 == kept.0 && later.1 == kept.1;
-                    if repeated {
-                        kept.2 = later.2;
-                    }
-                    repeated
-                });
-                (asset, Series::new(points))
-            })
+            .map(|(asset, points)| (asset, Series::of_points(points)))
             .unzip();
         Ok(PriceTable { assets, series })
     }
@@ -613,14 +644,14 @@ impl Market {
         self.rates.rate(currency, date)
     }
 
-    /// [`Market::new`] with the closes built by [`PriceTable::from_rows`].
-    pub fn from_rows(
+    /// [`Market::new`] with a price table built already.
+    pub fn with_prices(
         rates: impl IntoIterator<Item = RateRow>,
-        prices: &[PriceRow],
+        prices: PriceTable,
     ) -> DomainResult<Self> {
         Ok(Self {
             rates: RateTable::new(rates)?,
-            prices: PriceTable::from_rows(prices)?,
+            prices,
         })
     }
 

@@ -10,7 +10,7 @@ use rusqlite::types::ValueRef;
 use shared_types::{CustodyKind, FuturesKind};
 use use_cases::PortResult;
 use use_cases::ports::{
-    ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore,
+    ImportLogEntry, LedgerRead, LedgerSnapshot, NewImportLog, PriceRow, PriceStore, PriceTable,
     PriceTableBuilder, RateRow, RateStore, RowDetail, SettingKey, SettingsStore, StoredQuote,
 };
 
@@ -634,13 +634,12 @@ fn price_table_for(
 /// Days of the §7.2 lookback window before the lookup date.
 const PRICE_WINDOW_DAYS: i64 = 7;
 
-fn price_candidates(
-    conn: &Connection,
-    requests: &[(Asset, Date)],
-    parallel_min_requests: u64,
-) -> PortResult<Vec<PriceRow>> {
-    let tx = read_transaction(conn)?;
-    let table = AssetTable::load(conn)?;
+/// Sorted, distinct `(asset, day)` lookups, and the stored ids of their assets (sorted by
+/// asset).
+type Lookups = (Vec<(Asset, i64)>, Vec<(i64, Asset)>);
+
+/// The [`Lookups`] of `requests`.
+fn wanted_lookups(conn: &Connection, requests: &[(Asset, Date)]) -> PortResult<Lookups> {
     let mut wanted: Vec<(Asset, i64)> = requests
         .iter()
         .map(|(asset, date)| (*asset, day_of(*date)))
@@ -653,27 +652,76 @@ fn price_candidates(
     let mut symbols: Vec<Asset> = wanted.iter().map(|(asset, _)| *asset).collect();
     symbols.dedup();
     let ids = asset_ids(conn, &symbols)?;
+    Ok((wanted, ids))
+}
+
+/// Reads the candidates of `ids` with `read` (given a connection and those ids), from many
+/// windows on two connections: the assets holding the second half of the windows are read
+/// and decoded on a second connection and thread while this one reads the first half.
+fn read_candidates<T: Send>(
+    conn: &Connection,
+    wanted: &[(Asset, i64)],
+    ids: &[(i64, Asset)],
+    parallel_min_requests: u64,
+    read: impl Fn(&Connection, &[(i64, Asset)]) -> PortResult<T> + Sync,
+) -> PortResult<(T, Option<T>)> {
     let parallel = u64::try_from(wanted.len()).is_ok_and(|n| n >= parallel_min_requests);
-    let out = match conn.path().filter(|p| parallel && !p.is_empty()) {
+    match conn.path().filter(|p| parallel && !p.is_empty()) {
         Some(path) => {
-            // Many windows: the assets holding the second half of them are read and decoded
-            // on a second connection and thread while this one reads the first half.
             let mid = wanted.get(wanted.len() / 2).map(|(asset, _)| *asset);
             let split = ids.partition_point(|(_, asset)| Some(*asset) < mid);
             let (lower_ids, upper_ids) = ids.split_at(split);
-            let (mut out, mut upper) = read_in_two(
+            let (lower, upper) = read_in_two(
                 conn,
                 path,
-                || candidates_of(conn, &table, &wanted, lower_ids),
-                |reader| candidates_of(reader, &table, &wanted, upper_ids),
+                || read(conn, lower_ids),
+                |reader| read(reader, upper_ids),
             )?;
-            out.append(&mut upper);
-            out
+            Ok((lower, Some(upper)))
         }
-        None => candidates_of(conn, &table, &wanted, &ids)?,
-    };
+        None => Ok((read(conn, ids)?, None)),
+    }
+}
+
+fn price_candidates(
+    conn: &Connection,
+    requests: &[(Asset, Date)],
+    parallel_min_requests: u64,
+) -> PortResult<Vec<PriceRow>> {
+    let tx = read_transaction(conn)?;
+    let table = AssetTable::load(conn)?;
+    let (wanted, ids) = wanted_lookups(conn, requests)?;
+    let (mut out, upper) =
+        read_candidates(conn, &wanted, &ids, parallel_min_requests, |c, ids| {
+            candidates_of(c, &table, &wanted, ids)
+        })?;
+    if let Some(mut upper) = upper {
+        out.append(&mut upper);
+    }
     finish_read(tx)?;
     Ok(out)
+}
+
+/// [`price_candidates`] decoded straight into a price table (each half of a split read into
+/// its own, on its own thread, and the two joined): no list of rows in between.
+fn price_candidates_table(
+    conn: &Connection,
+    requests: &[(Asset, Date)],
+    parallel_min_requests: u64,
+) -> PortResult<PriceTable> {
+    let tx = read_transaction(conn)?;
+    let table = AssetTable::load(conn)?;
+    let (wanted, ids) = wanted_lookups(conn, requests)?;
+    let (out, upper) = read_candidates(conn, &wanted, &ids, parallel_min_requests, |c, ids| {
+        let mut builder = PriceTableBuilder::new();
+        read_windows(c, &table, &wanted, ids, &mut |_, row| builder.push(row))?;
+        builder.finish().map_err(|error| corrupt("price", error))
+    })?;
+    finish_read(tx)?;
+    Ok(match upper {
+        Some(upper) => out.join(upper),
+        None => out,
+    })
 }
 
 /// The closes within the windows of `wanted` (sorted `(asset, day)` lookups) of the assets
@@ -684,9 +732,35 @@ fn candidates_of(
     wanted: &[(Asset, i64)],
     ids: &[(i64, Asset)],
 ) -> PortResult<Vec<PriceRow>> {
-    // Every asset's windows first, coalesced into disjoint day ranges: the closes of one
-    // quote currency fit in their total, so the list is sized once instead of growing (each
-    // growth copies it and faults fresh pages).
+    let mut out: Vec<PriceRow> = Vec::new();
+    let mut start = 0;
+    read_windows(conn, table, wanted, ids, &mut |days, row| {
+        if out.capacity() == 0 {
+            // The closes of one quote currency fit in the windows' total days: the list is
+            // sized once instead of growing (each growth copies it and faults fresh pages).
+            out.reserve(days);
+        }
+        if out.last().is_some_and(|last| last.asset != row.asset) {
+            sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+            start = out.len();
+        }
+        out.push(row);
+    })?;
+    sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+    Ok(out)
+}
+
+/// Hands each close within the windows of `wanted` of the assets `ids` to `out`, asset by
+/// asset in the order of `ids` (each asset's quote currency by quote currency, each sorted by
+/// day), with the windows' total days.
+fn read_windows(
+    conn: &Connection,
+    table: &AssetTable,
+    wanted: &[(Asset, i64)],
+    ids: &[(i64, Asset)],
+    out: &mut dyn FnMut(usize, PriceRow),
+) -> PortResult<()> {
+    // Every asset's windows first, coalesced into disjoint day ranges.
     let mut ranges: Vec<(i64, i64)> = Vec::new();
     let mut plan: Vec<(i64, usize)> = Vec::with_capacity(ids.len());
     for &(id, asset) in ids {
@@ -707,16 +781,14 @@ fn candidates_of(
         .iter()
         .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
         .fold(0_i64, i64::saturating_add);
-    let mut out = Vec::with_capacity(usize::try_from(days).unwrap_or(0));
+    let days = usize::try_from(days).unwrap_or(0);
     let mut first = 0;
     for (id, end) in plan {
-        let start = out.len();
         let own = ranges.get(first..end).unwrap_or_default();
-        series::read_ranges(conn, table, id, own, &mut out)?;
-        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+        series::read_ranges_into(conn, table, id, own, &mut |row| out(days, row))?;
         first = end;
     }
-    Ok(out)
+    Ok(())
 }
 
 fn price_count(conn: &Connection) -> PortResult<u64> {
@@ -913,6 +985,10 @@ macro_rules! read_ports {
             fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>> {
                 let $conn = self;
                 price_candidates($expr, requests, $ledger.parallel_read_min_rows)
+            }
+            fn price_candidates_table(&self, requests: &[(Asset, Date)]) -> PortResult<PriceTable> {
+                let $conn = self;
+                price_candidates_table($expr, requests, $ledger.parallel_read_min_rows)
             }
             fn latest_quotes(&self) -> PortResult<Vec<StoredQuote>> {
                 let $conn = self;

@@ -10,7 +10,7 @@
 //! (`RateTable::new(rows)`, `PriceTable::new(rows)`) from the rows they asked for: a ledger's
 //! reports need only the currencies and assets it holds, not every stored close.
 
-pub use core_domain::market::{PriceRow, PriceTableBuilder, RateRow};
+pub use core_domain::market::{PriceRow, PriceTable, PriceTableBuilder, RateRow};
 use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::{
     Account, AccountId, Asset, AssetAmount, Date, Fee, FuturesRow, Instant, SpotRow, StatedAmount,
@@ -19,7 +19,7 @@ use core_domain::{
 use rust_decimal::Decimal;
 use shared_types::{CustodyKind, FuturesKind};
 
-use crate::error::PortResult;
+use crate::error::{PortError, PortResult};
 
 // ---------------------------------------------------------------------------------------------
 // Read side
@@ -169,6 +169,16 @@ pub trait PriceStore {
     /// The union of the lookup windows `[date − 7 days, date]` of `domain.md` §7.2 for each
     /// `(asset, date)` request: every candidate any of the lookups can use, each row once.
     fn price_candidates(&self, requests: &[(Asset, Date)]) -> PortResult<Vec<PriceRow>>;
+    /// [`PriceStore::price_candidates`] as a price table: a store that keeps closes in a
+    /// compact form decodes them straight into it, without a list of rows in between.
+    fn price_candidates_table(&self, requests: &[(Asset, Date)]) -> PortResult<PriceTable> {
+        PriceTable::from_rows(&self.price_candidates(requests)?).map_err(|error| {
+            PortError::Corrupt {
+                what: "price".to_owned(),
+                reason: error.to_string(),
+            }
+        })
+    }
     /// Per `(asset, currency)`, the row with the latest date, sorted by `(asset, currency)`.
     fn latest_prices(&self) -> PortResult<Vec<PriceRow>> {
         Ok(self.latest_quotes()?.into_iter().map(|q| q.row).collect())

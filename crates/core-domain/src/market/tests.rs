@@ -323,3 +323,23 @@ fn from_rows_equals_new() {
     assert!(PriceTable::from_rows(&invalid).is_err());
     assert_eq!(two(&invalid), one(&invalid));
 }
+
+/// Joining tables equals building one from both lists, the later list winning a repeated
+/// close; the quote currencies come in candidate order.
+#[test]
+fn join_equals_one_build_and_quote_currencies_are_in_candidate_order() {
+    let rows = many_closes(&["BTC", "ETH"], 30);
+    let (first, second) = rows.split_at(40);
+    let mut later = second.to_vec();
+    // A repeated (asset, date, currency) in the later list, with another close.
+    let mut repeated = first[3];
+    repeated.close = x("1.23");
+    later.push(repeated);
+    let joined = PriceTable::new(first.iter().copied())
+        .unwrap()
+        .join(PriceTable::new(later.iter().copied()).unwrap());
+    let one = PriceTable::new(first.iter().chain(&later).copied()).unwrap();
+    assert_eq!(format!("{joined:?}"), format!("{one:?}"));
+    assert_eq!(joined.quote_currencies(), [a("EUR"), a("USD")]);
+    assert!(PriceTable::default().quote_currencies().is_empty());
+}

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use ledger_sqlite::{ReadOnlyLedger, SqliteLedger};
 use use_cases::ports::{
     ConflictPolicy, LedgerRead, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, PriceRow,
-    PriceStore, RateBatch, RateRow, RateStore, StoredQuote, WriteMode,
+    PriceStore, PriceTable, RateBatch, RateRow, RateStore, StoredQuote, WriteMode,
 };
 
 use crate::support::{asset, date, dec, log, memory};
@@ -584,4 +584,12 @@ fn a_split_price_read_gives_the_single_connection_read() {
     ];
     assert_eq!(show(single.price_candidates(&requests).unwrap()), expected);
     assert_eq!(show(split.price_candidates(&requests).unwrap()), expected);
+    // Decoded straight into a table, on one connection or two: the table of those rows.
+    let rows = single.price_candidates(&requests).unwrap();
+    let table = format!("{:?}", PriceTable::new(rows).unwrap());
+    for store in [&single, &split] {
+        let direct = store.price_candidates_table(&requests).unwrap();
+        assert_eq!(format!("{direct:?}"), table);
+        assert_eq!(direct.quote_currencies(), [asset("EUR"), asset("USD")]);
+    }
 }

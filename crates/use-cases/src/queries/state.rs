@@ -655,10 +655,8 @@ impl Derived {
         crypto.sort_unstable();
         requests.sort_unstable();
         requests.dedup();
-        let prices = store.price_candidates(&requests)?;
-        for price in &prices {
-            fiat.insert(price.currency);
-        }
+        let prices = store.price_candidates_table(&requests)?;
+        fiat.extend(prices.quote_currencies());
         if let Some(usd) = DisplayCurrency::Usd.asset() {
             fiat.insert(usd);
         }
@@ -670,7 +668,7 @@ impl Derived {
             let e = last_rate.entry(r.currency).or_insert(r.date);
             *e = (*e).max(r.date);
         }
-        let market = Market::from_rows(rates.iter().copied(), &prices)?;
+        let market = Market::with_prices(rates.iter().copied(), prices)?;
         Ok(Priced {
             crypto,
             rates,
