@@ -4,7 +4,7 @@
 //! Sunday of October, switching at 01:00 UTC) is exact for every year the product handles, so no
 //! time-zone database is needed here.
 
-use chrono::{DateTime, Datelike, Months, NaiveDate, Weekday};
+use chrono::{DateTime, Datelike, Months, NaiveDate, Timelike, Weekday};
 
 use crate::error::{DomainError, DomainResult};
 
@@ -73,13 +73,56 @@ impl Instant {
 impl std::fmt::Display for Instant {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let time = self.to_chrono();
-        write!(f, "{}", time.format("%Y-%m-%dT%H:%M:%S"))?;
+        // chrono's `%Y-%m-%dT%H:%M:%S`, written directly: a report prints hundreds of
+        // thousands of instants, and `format` parses its pattern on every call.
+        let mut text = *b"0000-00-00T00:00:00";
+        match put_ymd(&mut text, time.date_naive()) {
+            Some(()) => {
+                put_digits(text.get_mut(11..13), time.hour());
+                put_digits(text.get_mut(14..16), time.minute());
+                put_digits(text.get_mut(17..19), time.second());
+                f.write_str(std::str::from_utf8(&text).unwrap_or_default())?;
+            }
+            None => write!(f, "{}", time.format("%Y-%m-%dT%H:%M:%S"))?,
+        }
         let nanos = self.0.rem_euclid(NANOS_PER_SECOND);
         if nanos != 0 {
             let digits = format!("{nanos:09}");
             write!(f, ".{}", digits.trim_end_matches('0'))?;
         }
         f.write_str("Z")
+    }
+}
+
+/// `date` as `YYYY-MM-DD`, exactly as chrono's `%Y-%m-%d` prints it.
+pub fn format_date(date: Date) -> String {
+    let mut text = *b"0000-00-00";
+    match put_ymd(&mut text, date) {
+        Some(()) => std::str::from_utf8(&text).unwrap_or_default().to_owned(),
+        None => date.format("%Y-%m-%d").to_string(),
+    }
+}
+
+/// Writes `date`'s `YYYY-MM-DD` into the first ten bytes of `text`; `None` (nothing written)
+/// for a year outside 0 to 9999, which chrono prints with a sign or more digits.
+fn put_ymd(text: &mut [u8], date: Date) -> Option<()> {
+    let year = u32::try_from(date.year())
+        .ok()
+        .filter(|year| *year <= 9999)?;
+    put_digits(text.get_mut(0..4), year);
+    put_digits(text.get_mut(5..7), date.month());
+    put_digits(text.get_mut(8..10), date.day());
+    Some(())
+}
+
+/// Writes the last `slot.len()` decimal digits of `n` into `slot`, zero-padded.
+fn put_digits(slot: Option<&mut [u8]>, mut n: u32) {
+    for byte in slot.unwrap_or_default().iter_mut().rev() {
+        *byte = b"0123456789"
+            .get((n % 10) as usize)
+            .copied()
+            .unwrap_or(b'0');
+        n /= 10;
     }
 }
 

@@ -82,3 +82,37 @@ fn date_arithmetic_clamps_to_month_end() {
     assert_eq!(add_months(date("2023-12-31"), 2), date("2024-02-29"));
     assert_eq!(add_months(date("2024-05-31"), -2), date("2024-03-31"));
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 512, ..Default::default() })]
+
+    /// The hand-written formats print what chrono's patterns print, for every instant and for
+    /// dates of any year (signed and five-digit years fall back to chrono).
+    #[test]
+    fn direct_formats_equal_chrono(nanos in proptest::prelude::any::<i64>(), days in -4_000_000_i32..4_000_000) {
+        let at = Instant::from_unix_nanos(nanos);
+        let time = at.to_chrono();
+        let fraction = nanos.rem_euclid(NANOS_PER_SECOND);
+        let mut expected = time.format("%Y-%m-%dT%H:%M:%S").to_string();
+        if fraction != 0 {
+            expected.push_str(format!(".{fraction:09}").trim_end_matches('0'));
+        }
+        expected.push('Z');
+        proptest::prop_assert_eq!(at.to_string(), expected);
+        if let Some(day) = Date::from_num_days_from_ce_opt(days) {
+            proptest::prop_assert_eq!(format_date(day), day.format("%Y-%m-%d").to_string());
+        }
+    }
+}
+
+#[test]
+fn format_date_pads_and_falls_back() {
+    assert_eq!(format_date(date("0001-02-03")), "0001-02-03");
+    assert_eq!(format_date(date("2025-12-31")), "2025-12-31");
+    let far = Date::from_ymd_opt(12_345, 1, 1).unwrap();
+    assert_eq!(format_date(far), far.format("%Y-%m-%d").to_string());
+    assert_eq!(
+        instant("2025-01-02T03:04:05.12Z").to_string(),
+        "2025-01-02T03:04:05.12Z"
+    );
+}

@@ -34,7 +34,7 @@ pub(crate) fn rate(value: Decimal) -> String {
 }
 
 pub(crate) fn date(value: Date) -> String {
-    value.format("%Y-%m-%d").to_string()
+    core_domain::time::format_date(value)
 }
 
 pub(crate) fn instant(value: Instant) -> String {
