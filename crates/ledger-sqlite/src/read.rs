@@ -107,15 +107,21 @@ fn spot_rows(
     assets: &AssetTable,
     parallel_min_rows: u64,
 ) -> PortResult<Vec<SpotRow>> {
-    let count = table_count(conn, "SELECT count(*) FROM spot_rows")?;
-    let mut out = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    // The rows number at most their `seq` span (the rowid), which the b-tree's two ends give at
+    // once; `count(*)` would scan an index first (12 ms at 100k, about 50 ms at 1M).
+    let span = seq_span(conn)?;
+    let estimate = span.map_or(0, |(low, high)| {
+        let rows = high.saturating_sub(low).saturating_add(1);
+        u64::try_from(rows)
+            .unwrap_or(0)
+            .min(rows_the_file_holds(conn))
+    });
+    let mut out = Vec::with_capacity(usize::try_from(estimate).unwrap_or(0));
     // Table order is seq order, which is ledger order unless an import added older rows
     // (see the schema on why there is no ordering index).
-    let split = if count >= parallel_min_rows {
-        seq_midpoint(conn)?
-    } else {
-        None
-    };
+    let split = span
+        .filter(|_| estimate >= parallel_min_rows)
+        .map(|(low, high)| low.saturating_add(high.saturating_sub(low) / 2));
     match (split, conn.path().filter(|p| !p.is_empty())) {
         (Some(mid), Some(path)) => {
             // A large ledger: the rows above the midpoint are read and decoded on a second
@@ -150,16 +156,31 @@ fn spot_rows(
 }
 
 /// The seq that splits the spot rows into two halves of the seq range, when there are rows.
-fn seq_midpoint(conn: &Connection) -> PortResult<Option<i64>> {
+/// The lowest and highest `seq` of the spot rows (`None` without rows).
+fn seq_span(conn: &Connection) -> PortResult<Option<(i64, i64)>> {
     let (low, high): (Option<i64>, Option<i64>) = conn
         // Two subqueries: SQLite answers a lone min() or max() of the rowid from the b-tree's
         // ends, but scans the whole table for both in one select.
         .prepare_cached("SELECT (SELECT min(seq) FROM spot_rows), (SELECT max(seq) FROM spot_rows)")
         .and_then(|mut s| s.query_row([], |row| Ok((row.get(0)?, row.get(1)?))))
         .map_err(map_err)?;
-    Ok(low
-        .zip(high)
-        .map(|(low, high)| low.saturating_add(high.saturating_sub(low) / 2)))
+    Ok(low.zip(high))
+}
+
+/// Bytes of the smallest spot row a page can hold (record header, key, account, type, instant,
+/// import and source lines, and the cell's own overhead): a bound on the rows the file holds.
+const MIN_SPOT_ROW_BYTES: u64 = 32;
+
+/// At most how many spot rows the ledger file can hold: a `seq` span with gaps (a sparse or
+/// damaged ledger) never sizes the row list beyond what the file could decode into.
+fn rows_the_file_holds(conn: &Connection) -> u64 {
+    let pragma = |name: &str| -> u64 {
+        conn.query_row(&format!("PRAGMA {name}"), [], |row| row.get::<_, i64>(0))
+            .ok()
+            .and_then(|n| u64::try_from(n).ok())
+            .unwrap_or(0)
+    };
+    pragma("page_count").saturating_mul(pragma("page_size")) / MIN_SPOT_ROW_BYTES
 }
 
 /// Runs `lower` on `conn` while `upper` runs on a second read-only connection to the ledger
