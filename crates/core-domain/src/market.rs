@@ -197,10 +197,6 @@ pub struct PriceTable {
     series: Vec<Series>,
 }
 
-/// Closes from which [`PriceTable::from_rows`] builds two halves on two threads: below it the
-/// thread costs more than it saves.
-const PARALLEL_BUILD_MIN_ROWS: usize = 32_768;
-
 /// The longest series span given a dense day index.
 const MAX_INDEXED_DAYS: usize = 100_000;
 
@@ -291,33 +287,6 @@ impl PriceTable {
             builder.push(row);
         }
         builder.finish()
-    }
-
-    /// [`PriceTable::new`] of a list. A long list is built in two halves on two threads, split
-    /// where the asset changes (a list grouped by asset, as the store reads it, gives halves
-    /// without an asset in common), and joined: the same table, and the same first invalid
-    /// close reported.
-    pub fn from_rows(rows: &[PriceRow]) -> DomainResult<Self> {
-        let mid = rows.len() / 2;
-        let split = match rows.get(mid) {
-            Some(middle) if rows.len() >= PARALLEL_BUILD_MIN_ROWS => rows
-                .iter()
-                .skip(mid)
-                .position(|row| row.asset != middle.asset)
-                .map_or(rows.len(), |offset| mid + offset),
-            _ => return Self::new(rows.iter().copied()),
-        };
-        let (lower, upper) = rows.split_at(split);
-        let (lower, upper) = std::thread::scope(|scope| {
-            let upper = scope.spawn(|| Self::new(upper.iter().copied()));
-            let lower = Self::new(lower.iter().copied());
-            let upper = upper
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (lower, upper)
-        });
-        // Halves that share an asset (rows not grouped by asset) join as one list would build.
-        Ok(lower?.join(upper?))
     }
 
     /// The union of two tables, sorted by asset (tables built apart, say from the two halves

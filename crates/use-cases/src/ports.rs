@@ -172,11 +172,9 @@ pub trait PriceStore {
     /// [`PriceStore::price_candidates`] as a price table: a store that keeps closes in a
     /// compact form decodes them straight into it, without a list of rows in between.
     fn price_candidates_table(&self, requests: &[(Asset, Date)]) -> PortResult<PriceTable> {
-        PriceTable::from_rows(&self.price_candidates(requests)?).map_err(|error| {
-            PortError::Corrupt {
-                what: "price".to_owned(),
-                reason: error.to_string(),
-            }
+        PriceTable::new(self.price_candidates(requests)?).map_err(|error| PortError::Corrupt {
+            what: "price".to_owned(),
+            reason: error.to_string(),
         })
     }
     /// Per `(asset, currency)`, the row with the latest date, sorted by `(asset, currency)`.

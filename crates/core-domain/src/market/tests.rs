@@ -301,27 +301,21 @@ fn many_closes(assets: &[&str], days: u64) -> Vec<PriceRow> {
     rows
 }
 
-/// The two-thread build of a long list equals the one-thread build: grouped by asset, not
-/// grouped (the halves share assets), and with an invalid close in the later half.
+/// Tables built from the two halves of a list and joined equal the table of the whole list:
+/// halves split where the asset changes (no asset in common) and halves of a list not grouped
+/// by asset (assets in both).
 #[test]
-fn from_rows_equals_new() {
-    let grouped = many_closes(&["BTC", "ETH", "ADA", "SOL", "DOT"], 9_000);
-    assert!(grouped.len() >= PARALLEL_BUILD_MIN_ROWS);
-    let one = |rows: &[PriceRow]| format!("{:?}", PriceTable::new(rows.iter().copied()));
-    let two = |rows: &[PriceRow]| format!("{:?}", PriceTable::from_rows(rows));
-    assert_eq!(two(&grouped), one(&grouped));
-    let built = PriceTable::from_rows(&grouped).unwrap();
-    assert_eq!(built.assets.len(), 5);
-
+fn joined_halves_equal_one_build() {
+    let grouped = many_closes(&["BTC", "ETH", "ADA", "SOL", "DOT"], 900);
     let mut interleaved = grouped.clone();
     interleaved.sort_by_key(|row| (row.date, row.asset));
-    assert_eq!(two(&interleaved), one(&interleaved));
-
-    let mut invalid = grouped;
-    let last = invalid.len() - 10;
-    invalid[last].close = Decimal::new(-5, 0);
-    assert!(PriceTable::from_rows(&invalid).is_err());
-    assert_eq!(two(&invalid), one(&invalid));
+    for rows in [&grouped, &interleaved] {
+        let (lower, upper) = rows.split_at(rows.len() / 2);
+        let build = |rows: &[PriceRow]| PriceTable::new(rows.iter().copied()).unwrap();
+        let joined = build(lower).join(build(upper));
+        assert_eq!(format!("{joined:?}"), format!("{:?}", build(rows)));
+        assert_eq!(joined.assets.len(), 5);
+    }
 }
 
 /// Joining tables equals building one from both lists, the later list winning a repeated
