@@ -735,7 +735,9 @@ fn price_candidates_table(
     let (wanted, ids) = wanted_lookups(conn, requests)?;
     let (out, upper) = read_candidates(conn, &wanted, &ids, parallel_min_requests, |c, ids| {
         let mut builder = PriceTableBuilder::new();
-        read_windows(c, &table, &wanted, ids, &mut |_, row| builder.push(row))?;
+        for (id, ranges) in WindowPlan::of(&wanted, ids).assets() {
+            series::read_ranges_into(c, &table, id, ranges, &mut |row| builder.push(row))?;
+        }
         builder.finish().map_err(|error| corrupt("price", error))
     })?;
     finish_read(tx)?;
@@ -753,63 +755,65 @@ fn candidates_of(
     wanted: &[(Asset, i64)],
     ids: &[(i64, Asset)],
 ) -> PortResult<Vec<PriceRow>> {
-    let mut out: Vec<PriceRow> = Vec::new();
-    let mut start = 0;
-    read_windows(conn, table, wanted, ids, &mut |days, row| {
-        if out.capacity() == 0 {
-            // The closes of one quote currency fit in the windows' total days: the list is
-            // sized once instead of growing (each growth copies it and faults fresh pages).
-            out.reserve(days);
-        }
-        if out.last().is_some_and(|last| last.asset != row.asset) {
-            sort_asset_prices(out.get_mut(start..).unwrap_or_default());
-            start = out.len();
-        }
-        out.push(row);
-    })?;
-    sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+    let plan = WindowPlan::of(wanted, ids);
+    // The closes of one quote currency fit in the windows' total days: the list is sized once
+    // instead of growing (each growth copies it and faults fresh pages).
+    let mut out: Vec<PriceRow> = Vec::with_capacity(plan.days);
+    for (id, ranges) in plan.assets() {
+        let start = out.len();
+        series::read_ranges(conn, table, id, ranges, &mut out)?;
+        sort_asset_prices(out.get_mut(start..).unwrap_or_default());
+    }
     Ok(out)
 }
 
-/// Hands each close within the windows of `wanted` of the assets `ids` to `out`, asset by
-/// asset in the order of `ids` (each asset's quote currency by quote currency, each sorted by
-/// day), with the windows' total days.
-fn read_windows(
-    conn: &Connection,
-    table: &AssetTable,
-    wanted: &[(Asset, i64)],
-    ids: &[(i64, Asset)],
-    out: &mut dyn FnMut(usize, PriceRow),
-) -> PortResult<()> {
-    // Every asset's windows first, coalesced into disjoint day ranges.
-    let mut ranges: Vec<(i64, i64)> = Vec::new();
-    let mut plan: Vec<(i64, usize)> = Vec::with_capacity(ids.len());
-    for &(id, asset) in ids {
-        // `wanted` is sorted by asset: this asset's requests are one contiguous run.
-        let begin = wanted.partition_point(|(a, _)| *a < asset);
-        let end = wanted.partition_point(|(a, _)| *a <= asset);
-        let first = ranges.len();
-        for (_, day) in wanted.get(begin..end).unwrap_or_default() {
-            let start = day.saturating_sub(PRICE_WINDOW_DAYS);
-            match ranges.get_mut(first..).and_then(<[_]>::last_mut) {
-                Some((_, to)) if start <= to.saturating_add(1) => *to = (*to).max(*day),
-                _ => ranges.push((start, *day)),
+/// Every asset's lookup windows, coalesced into disjoint day ranges, in the order of the ids.
+struct WindowPlan {
+    ranges: Vec<(i64, i64)>,
+    /// Each asset's id and the end of its ranges in `ranges`.
+    ends: Vec<(i64, usize)>,
+    /// The ranges' total days.
+    days: usize,
+}
+
+impl WindowPlan {
+    /// The windows of `wanted` (sorted `(asset, day)` lookups) of the assets `ids`.
+    fn of(wanted: &[(Asset, i64)], ids: &[(i64, Asset)]) -> Self {
+        let mut ranges: Vec<(i64, i64)> = Vec::new();
+        let mut ends: Vec<(i64, usize)> = Vec::with_capacity(ids.len());
+        for &(id, asset) in ids {
+            // `wanted` is sorted by asset: this asset's requests are one contiguous run.
+            let begin = wanted.partition_point(|(a, _)| *a < asset);
+            let end = wanted.partition_point(|(a, _)| *a <= asset);
+            let first = ranges.len();
+            for (_, day) in wanted.get(begin..end).unwrap_or_default() {
+                let start = day.saturating_sub(PRICE_WINDOW_DAYS);
+                match ranges.get_mut(first..).and_then(<[_]>::last_mut) {
+                    Some((_, to)) if start <= to.saturating_add(1) => *to = (*to).max(*day),
+                    _ => ranges.push((start, *day)),
+                }
             }
+            ends.push((id, ranges.len()));
         }
-        plan.push((id, ranges.len()));
+        let days = ranges
+            .iter()
+            .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
+            .fold(0_i64, i64::saturating_add);
+        Self {
+            ranges,
+            ends,
+            days: usize::try_from(days).unwrap_or(0),
+        }
     }
-    let days = ranges
-        .iter()
-        .map(|(from, to)| to.saturating_sub(*from).saturating_add(1))
-        .fold(0_i64, i64::saturating_add);
-    let days = usize::try_from(days).unwrap_or(0);
-    let mut first = 0;
-    for (id, end) in plan {
-        let own = ranges.get(first..end).unwrap_or_default();
-        series::read_ranges_into(conn, table, id, own, &mut |row| out(days, row))?;
-        first = end;
+
+    /// Each asset's id and its day ranges, in the order of the ids.
+    fn assets(&self) -> impl Iterator<Item = (i64, &[(i64, i64)])> {
+        let starts = std::iter::once(0).chain(self.ends.iter().map(|(_, end)| *end));
+        self.ends
+            .iter()
+            .zip(starts)
+            .map(|(&(id, end), start)| (id, self.ranges.get(start..end).unwrap_or_default()))
     }
-    Ok(())
 }
 
 fn price_count(conn: &Connection) -> PortResult<u64> {
