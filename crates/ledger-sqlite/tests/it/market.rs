@@ -568,12 +568,7 @@ fn a_split_price_read_gives_the_single_connection_read() {
             .map(|r| format!("{} {} {} {}", r.asset, r.date, r.currency, r.close))
             .collect()
     };
-    let single = SqliteLedger::open(dir.ledger_path())
-        .unwrap()
-        .with_parallel_read_threshold(u64::MAX);
-    let split = SqliteLedger::open(dir.ledger_path())
-        .unwrap()
-        .with_parallel_read_threshold(1);
+    let (single, split) = crate::support::single_and_split(&dir.ledger_path());
     let expected = [
         "BTC 2025-01-01 USD 94000",
         "BTC 2025-01-13 EUR 91250.40",

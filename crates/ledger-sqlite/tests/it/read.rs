@@ -33,12 +33,7 @@ fn file_ledger(dir: &TempDir) -> SqliteLedger {
 fn a_split_read_gives_the_single_connection_read() {
     let dir = TempDir::new();
     drop(file_ledger(&dir));
-    let single = SqliteLedger::open(dir.ledger_path())
-        .unwrap()
-        .with_parallel_read_threshold(u64::MAX);
-    let split = SqliteLedger::open(dir.ledger_path())
-        .unwrap()
-        .with_parallel_read_threshold(1);
+    let (single, split) = crate::support::single_and_split(&dir.ledger_path());
     let expected = single.snapshot().unwrap();
     assert_eq!(expected.spot_rows.len(), 71);
     assert!(expected.spot_rows.is_sorted_by_key(|r| (r.instant, r.seq)));

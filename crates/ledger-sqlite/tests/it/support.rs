@@ -121,3 +121,14 @@ pub(crate) fn batch(file: &str, spot: Vec<NewSpotRecord>) -> ImportBatch {
 pub(crate) fn memory() -> SqliteLedger {
     SqliteLedger::open_in_memory().unwrap()
 }
+
+/// The ledger at `path` opened twice: reading on one connection only, and splitting every large
+/// read across a second connection from the first row on.
+pub(crate) fn single_and_split(path: &Path) -> (SqliteLedger, SqliteLedger) {
+    let open = |threshold| {
+        SqliteLedger::open(path)
+            .unwrap()
+            .with_parallel_read_threshold(threshold)
+    };
+    (open(u64::MAX), open(1))
+}
