@@ -521,7 +521,8 @@ impl PriceCursor<'_> {
         rates: &RateTable,
     ) -> DomainResult<PriceLookup> {
         let d = window.day;
-        if self.end > 0 && self.points.get(self.end - 1).is_some_and(|p| p.0 > d) {
+        // A first lookup, or one back in time, searches; later dates step forward.
+        if self.end == 0 || self.points.get(self.end - 1).is_some_and(|p| p.0 > d) {
             self.end = self.points.partition_point(|p| p.0 <= d);
         }
         while self.points.get(self.end).is_some_and(|p| p.0 <= d) {

@@ -12,7 +12,7 @@ use crate::num;
 use crate::time::Date;
 
 use super::risk::rolling_volatility_30;
-use super::series::{AssetValue, DailySeries, DayPoint};
+use super::series::{AssetAtAsOf, AssetValue, DailySeries, DayPoint};
 use super::{DisplayCurrency, UnvaluedReason};
 
 /// Default number of days of the history endpoints.
@@ -156,18 +156,17 @@ pub fn volatility_heatmap(
     Ok(out)
 }
 
-/// Asset allocation at `T` in symbol order.
+/// Asset allocation at `as_of` (`T`) in symbol order, from the held assets at `T`
+/// ([`DailySeries::at_as_of`] or [`super::series::held_at_as_of`]).
 pub fn asset_allocation(
-    series: &DailySeries,
+    as_of: Date,
+    held_assets: &[AssetAtAsOf],
     market: &Market,
     currency: DisplayCurrency,
 ) -> DomainResult<Vec<AllocationItem>> {
-    let Some(as_of) = series.as_of else {
-        return Ok(Vec::new());
-    };
-    let mut items = Vec::with_capacity(series.at_as_of.len());
+    let mut items = Vec::with_capacity(held_assets.len());
     let mut total = Decimal::ZERO;
-    for held in &series.at_as_of {
+    for held in held_assets {
         let item = match held.value {
             AssetValue::Known { value, .. } => match currency.convert(market, value, as_of)? {
                 Some(value) => {

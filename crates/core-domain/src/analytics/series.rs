@@ -151,6 +151,47 @@ fn quantity_deltas(
     (deltas, first_date)
 }
 
+/// The held assets at `T` (`q_a(T) > 0`, in symbol order) with `V_a(T)`: the series'
+/// [`DailySeries::at_as_of`] without sweeping every date (asset allocation reads only these).
+/// The quantities are summed from the same deltas in the same order as the sweep, and valued
+/// by the same §7.2 lookup at `T`.
+pub fn held_at_as_of(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<AssetAtAsOf>> {
+    let as_of = ctx.as_of_date();
+    let mut assets: Vec<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
+    assets.sort_unstable();
+    assets.dedup();
+    let index_of = |asset: Asset| {
+        assets
+            .binary_search(&asset)
+            .ok()
+            .and_then(|i| u32::try_from(i).ok())
+    };
+    let (deltas, first_date) = quantity_deltas(ctx, &index_of);
+    // The sweep starts at `first_date`: before it nothing is held.
+    if first_date.is_none_or(|first| as_of < first) {
+        return Ok(Vec::new());
+    }
+    let mut quantity = vec![Decimal::ZERO; assets.len()];
+    for &(_, asset, dq) in deltas.iter().take_while(|d| d.0 <= as_of) {
+        if let Some(q) = quantity.get_mut(asset as usize) {
+            *q = num::add(*q, dq, "daily quantity")?;
+        }
+    }
+    let window = PriceWindow::of(as_of);
+    let mut held = Vec::new();
+    for (&asset, &q) in assets.iter().zip(&quantity) {
+        if q > Decimal::ZERO {
+            let mut cursor = ctx.market.prices.cursor(asset);
+            held.push(AssetAtAsOf {
+                asset,
+                quantity: q,
+                value: lookup_value(ctx, &mut cursor, q, window)?,
+            });
+        }
+    }
+    Ok(held)
+}
+
 /// Values every asset on `date` into `current`; returns `(V(d), unvalued_assets(d))` and, when
 /// `held` is given, records the held assets (the as-of date).
 fn value_day(

@@ -253,28 +253,33 @@ fn d14_endpoints() {
         ]
     );
     assert!(volatility_heatmap(&series, Some(2023)).unwrap().is_empty());
-    let allocation: Vec<String> = asset_allocation(&series, &market, DisplayCurrency::Eur)
-        .unwrap()
-        .iter()
-        .map(|item| match item {
-            AllocationItem::Valued {
-                asset,
-                quantity,
-                value,
-                allocation_pct,
-            } => format!(
-                "{asset} {} {} {}",
-                format(*quantity, OutputClass::Quantity),
-                fiat(*value),
-                pct(Some(*allocation_pct))
-            ),
-            AllocationItem::Unvalued {
-                asset,
-                quantity,
-                reason,
-            } => format!("{asset} {quantity} {}", reason.as_str()),
-        })
-        .collect();
+    let allocation: Vec<String> = asset_allocation(
+        ctx.as_of_date(),
+        &series.at_as_of,
+        &market,
+        DisplayCurrency::Eur,
+    )
+    .unwrap()
+    .iter()
+    .map(|item| match item {
+        AllocationItem::Valued {
+            asset,
+            quantity,
+            value,
+            allocation_pct,
+        } => format!(
+            "{asset} {} {} {}",
+            format(*quantity, OutputClass::Quantity),
+            fiat(*value),
+            pct(Some(*allocation_pct))
+        ),
+        AllocationItem::Unvalued {
+            asset,
+            quantity,
+            reason,
+        } => format!("{asset} {quantity} {}", reason.as_str()),
+    })
+    .collect();
     assert_eq!(
         allocation,
         ["BTC 0.5 22050.00 50.06", "ETH 10 22000.00 49.94"]
@@ -318,7 +323,14 @@ fn d14_carry_back_and_missing_prices() {
     assert!(k.prices_incomplete);
     assert_eq!(fiat(k.total_cost_basis), "20000.00");
     assert!(k.best_asset.is_none());
-    let allocation = asset_allocation(&series, &market, DisplayCurrency::Eur).unwrap();
+    assert_eq!(held_at_as_of(&ctx).unwrap(), series.at_as_of);
+    let allocation = asset_allocation(
+        ctx.as_of_date(),
+        &series.at_as_of,
+        &market,
+        DisplayCurrency::Eur,
+    )
+    .unwrap();
     assert!(matches!(
         allocation[1],
         AllocationItem::Unvalued {
@@ -497,7 +509,9 @@ proptest! {
             (false, true, false) => prop_assert_eq!(value, None),
             (false, _, _) => prop_assert_eq!(value, Some(Decimal::ZERO)),
         }
-        let allocation = asset_allocation(&series, &market, currency).unwrap();
+        // The held assets without the sweep are the series' own.
+        prop_assert_eq!(held_at_as_of(&ctx).unwrap(), series.at_as_of.clone());
+        let allocation = asset_allocation(ctx.as_of_date(), &series.at_as_of, &market, currency).unwrap();
         let valued = matches!(allocation[0], AllocationItem::Valued { .. });
         prop_assert_eq!(valued, has_price && (!usd || has_rate));
         if let AllocationItem::Valued { value, .. } = allocation[0] {

@@ -200,7 +200,13 @@ fn d14_kpis() {
         .map(|v| fiat(Some(v))),
         ["44050.00", "40000.00", "4050.00", "1000.00", "5050.00"]
     );
-    let allocation = asset_allocation(&series, &market, DisplayCurrency::Eur).unwrap();
+    let allocation = asset_allocation(
+        ctx.as_of_date(),
+        &series.at_as_of,
+        &market,
+        DisplayCurrency::Eur,
+    )
+    .unwrap();
     let shares: Vec<String> = allocation
         .iter()
         .map(|item| match item {
@@ -608,7 +614,9 @@ fn real_btc_prices_single_asset_risk() {
 
 mod properties {
     use super::{ctx, fiat};
-    use core_domain::analytics::{AllocationItem, DisplayCurrency, asset_allocation, daily_series};
+    use core_domain::analytics::{
+        AllocationItem, DisplayCurrency, asset_allocation, daily_series, held_at_as_of,
+    };
     use core_domain::holdings::holdings_snapshot;
     use core_domain::testkit::{Ledger, buy, sell};
     use proptest::prelude::*;
@@ -669,7 +677,8 @@ mod properties {
                 prop_assert!(outcome.output.lots.is_empty());
                 return Ok(());
             };
-            let allocation = asset_allocation(&series, &market, DisplayCurrency::Eur).unwrap();
+            prop_assert_eq!(held_at_as_of(&ctx).unwrap(), series.at_as_of.clone());
+            let allocation = asset_allocation(ctx.as_of_date(), &series.at_as_of, &market, DisplayCurrency::Eur).unwrap();
             let unvalued = allocation.iter().filter(|i| matches!(i, AllocationItem::Unvalued { .. })).count();
             prop_assert_eq!(at_t.unvalued_assets as usize, unvalued);
             let mut sum = Decimal::ZERO;

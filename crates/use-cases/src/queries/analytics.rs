@@ -50,8 +50,11 @@ pub(crate) fn asset_allocation(
     as_of: Instant,
     currency: DisplayCurrency,
 ) -> UseCaseResult<AssetAllocation> {
-    let series = derived.series(as_of, currency)?;
-    let items = endpoints::asset_allocation(&series, derived.valuation_market(), currency)?;
+    // Only the held assets at `T`: the daily series is not needed (nor built).
+    let ctx = derived.context(as_of, currency);
+    let day = ctx.as_of_date();
+    let held = analytics::held_at_as_of(&ctx)?;
+    let items = endpoints::asset_allocation(day, &held, derived.valuation_market(), currency)?;
     let ranked = rank_by_value(
         items,
         |item| match item {
@@ -95,7 +98,7 @@ pub(crate) fn asset_allocation(
         .collect();
     unvalued.sort_by(|a, b| a.symbol.cmp(&b.symbol));
     Ok(AssetAllocation {
-        as_of: series.as_of.map(date),
+        as_of: Some(date(day)),
         currency: code.to_owned(),
         ranked: valued,
         unvalued,
