@@ -175,7 +175,7 @@ pub fn render_annex_csv(audit: &[AuditRow], lines: &[AnnexLine]) -> String {
             &mut out,
             &[
                 AnnexLine::operation_id(s),
-                s.slice_id.clone(),
+                s.slice_id(),
                 s.asset.to_string(),
                 opt(s.clave.map(Clave::as_str)),
                 opt(s.base.map(Base::as_str)),
@@ -201,7 +201,7 @@ pub fn render_annex_csv(audit: &[AuditRow], lines: &[AnnexLine]) -> String {
                 fiat(swap.and_then(|w| w.received_value)),
                 opt(swap.and_then(|w| w.winner).map(winner)),
                 opt(s.acquisition_provenance.map(Provenance::as_str)),
-                opt(s.lot_id.as_ref()),
+                s.lot_id().unwrap_or_default(),
                 opt(s.acquisition_row_key.as_ref()),
                 s.disposal_account.to_string(),
                 opt(s.lot_account.as_ref()),

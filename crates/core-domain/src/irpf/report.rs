@@ -335,8 +335,9 @@ pub struct SwapAudit {
 /// One slice of legs P and F disposed of in the year (`irpf.md` §7.4).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AuditRow {
-    /// `E:<row_key>:<leg>:<n>`.
-    pub slice_id: String,
+    /// `n` of the slice id `E:<row_key>:<leg>:<n>` ([`AuditRow::slice_id`]): the ids are
+    /// formatted when read, not stored (a year holds up to a million rows).
+    pub n: u32,
     /// Disposal row.
     pub row_key: RowKey,
     /// P or F.
@@ -353,8 +354,9 @@ pub struct AuditRow {
     pub disposed_at: Instant,
     /// Fiscal date.
     pub disposed_on: Date,
-    /// `L:<row_key>:<k>`.
-    pub lot_id: Option<String>,
+    /// `k` of the lot id `L:<acquisition_row_key>:<k>` ([`AuditRow::lot_id`]); `None` for the
+    /// uncovered slice.
+    pub lot_k: Option<u32>,
     /// The lot's acquiring row.
     pub acquisition_row_key: Option<RowKey>,
     /// The lot's fiscal acquisition date.
@@ -398,6 +400,19 @@ pub struct AuditRow {
     /// Swap detail (boxed: most slices are not swaps, and inline it would add a tenth to every
     /// audit row).
     pub swap: Option<Box<SwapAudit>>,
+}
+
+impl AuditRow {
+    /// The slice id `E:<row_key>:<leg>:<n>`.
+    pub fn slice_id(&self) -> String {
+        public_id("E:", &self.row_key, Some(self.leg.as_str()), self.n)
+    }
+
+    /// The consumed lot's id `L:<acquisition_row_key>:<k>`; `None` for the uncovered slice.
+    pub fn lot_id(&self) -> Option<String> {
+        let key = self.acquisition_row_key.as_ref()?;
+        Some(public_id("L:", key, None, self.lot_k?))
+    }
 }
 
 /// The year report (`irpf.md` §7).
@@ -604,7 +619,7 @@ fn audit_row(
     // row and then the key again): the lot id is formatted from it.
     let lot_key = slice.lot_id.map(|id| (id, names.row_key(id.row)));
     AuditRow {
-        slice_id: public_id("E:", &key, Some(op.leg.as_str()), slice.n),
+        n: slice.n,
         row_key: key,
         leg: op.leg,
         operation_type: op.tx_type,
@@ -613,9 +628,7 @@ fn audit_row(
         clave: op.clave,
         disposed_at: op.disposed_at,
         disposed_on: op.fiscal_date,
-        lot_id: lot_key
-            .as_ref()
-            .map(|(id, lot_key)| public_id("L:", lot_key, None, id.k)),
+        lot_k: lot_key.as_ref().map(|(id, _)| id.k),
         acquisition_row_key: lot_key.map(|(_, lot_key)| lot_key),
         acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
         holding: class.holding,

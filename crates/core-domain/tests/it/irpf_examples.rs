@@ -4,7 +4,7 @@
 use core_domain::compare::{TaxYearSide, compare_tax_summaries};
 use core_domain::irpf::annex::{render_annex_csv, render_modelo100_csv};
 use core_domain::irpf::render::{render_text, render_year_end};
-use core_domain::irpf::report::IrpfYearReport;
+use core_domain::irpf::report::{AuditRow, IrpfYearReport};
 use core_domain::irpf::year_end::{YearEndSnapshot, year_end_holdings};
 use core_domain::irpf::{
     CarryKind, DeclaredCarryForward, IrpfComputation, IrpfInput, IrpfSettings,
@@ -154,7 +154,7 @@ fn i1_short_term_loss_carried_into_short_term_gain() {
         ["GENERAL BTC F LOSS 32.50 90.00 57.50 -"]
     );
     let audit = &r2013.audit_trail[0];
-    assert_eq!(audit.slice_id, "E:a2:P:0");
+    assert_eq!(audit.slice_id(), "E:a2:P:0");
     assert_eq!(
         audit.holding.map(core_domain::irpf::Holding::as_str),
         Some("SHORT")
@@ -187,7 +187,7 @@ fn i1_short_term_loss_carried_into_short_term_gain() {
         .map(|a| {
             format!(
                 "{} {} {} {} {} {} {}",
-                a.slice_id,
+                a.slice_id(),
                 fiat(a.gross_transmission_value.unwrap()),
                 fiat(a.fee_expense.unwrap()),
                 fiat(a.transmission_value.unwrap()),
@@ -567,11 +567,7 @@ fn i5_modelo100_rows_swap_loss_network_fee_derivatives() {
     assert_eq!(contracts, ["BTCEUR-PERP 250.00 90.00 160.00"]);
     assert_eq!(remaining(&r2022), ["2022 SAVINGS_GP LEDGER 195.69 2026"]);
     assert_eq!(warnings(&r2022), Vec::<&str>::new());
-    let slice_ids: Vec<&str> = r2022
-        .audit_trail
-        .iter()
-        .map(|a| a.slice_id.as_str())
-        .collect();
+    let slice_ids: Vec<String> = r2022.audit_trail.iter().map(AuditRow::slice_id).collect();
     assert_eq!(slice_ids, ["E:e3:P:0", "E:e4:P:0", "E:e4:P:1", "E:e5:F:0"]);
 
     let r2023 = report(&outcome, &settings, 2023);
@@ -691,7 +687,7 @@ fn i6_incomplete_year_reacquisition_warning_and_comparison() {
     assert_eq!(used(&r2024), ["2023 SAVINGS_GP LEDGER SAME 67.50"]);
     assert_eq!(r2024.completeness.status.render(), "COMPLETE");
     assert_eq!(warnings(&r2024), Vec::<&str>::new());
-    assert_eq!(r2024.audit_trail[0].lot_id.as_deref(), Some("L:f3:0"));
+    assert_eq!(r2024.audit_trail[0].lot_id().as_deref(), Some("L:f3:0"));
     insta::assert_snapshot!("i6_2023", render_text(&r2023));
     insta::assert_snapshot!("i6_2024", render_text(&r2024));
 

@@ -153,7 +153,7 @@ pub(super) fn audit_dtos_from(rows: &[AuditRow], parallel_min_rows: usize) -> Ve
 
 fn audit_dto(row: &AuditRow) -> AuditRowDto {
     AuditRowDto {
-        slice_id: row.slice_id.clone(),
+        slice_id: row.slice_id(),
         row_key: row.row_key.to_string(),
         leg: row.leg.as_str().to_owned(),
         operation_type: row.operation_type.as_str().to_owned(),
@@ -162,7 +162,7 @@ fn audit_dto(row: &AuditRow) -> AuditRowDto {
         clave: row.clave.map(|c| c.as_str().to_owned()),
         disposed_at: instant(row.disposed_at),
         disposed_on: date(row.disposed_on),
-        lot_id: row.lot_id.clone(),
+        lot_id: row.lot_id(),
         acquisition_row_key: row.acquisition_row_key.as_ref().map(ToString::to_string),
         acquired_on: row.acquired_on.map(date),
         holding: row.holding.map(|h| h.as_str().to_owned()),
@@ -475,7 +475,7 @@ pub(crate) fn report_dto(r: &IrpfYearReport) -> TaxReport {
             .filter_map(|line| r.audit_trail.get(line.audit_index as usize))
             .map(|row| AnnexLineDto {
                 operation_id: core_domain::irpf::annex::AnnexLine::operation_id(row),
-                slice_id: row.slice_id.clone(),
+                slice_id: row.slice_id(),
             })
             .collect(),
         art_33_5_warnings: r.art_33_5_warnings.as_ref().map(|list| {
