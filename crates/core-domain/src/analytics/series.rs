@@ -157,9 +157,7 @@ fn quantity_deltas(
 /// by the same §7.2 lookup at `T`.
 pub fn held_at_as_of(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<AssetAtAsOf>> {
     let as_of = ctx.as_of_date();
-    let mut assets: Vec<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect();
-    assets.sort_unstable();
-    assets.dedup();
+    let assets = lot_assets(ctx);
     let index_of = |asset: Asset| {
         assets
             .binary_search(&asset)
@@ -309,11 +307,19 @@ fn day_return(
 /// Position of each asset in the sorted asset list.
 type AssetPositions = HashMap<Asset, u32>; // tidy:hash-ok: lookup only, never iterated
 
-/// The series' assets (lots and flows) in symbol order, and each one's position. Distinct
-/// assets go through a hash set, then are sorted: the set's order never reaches output.
-fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, AssetPositions) {
-    let mut distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect(); // tidy:hash-ok: sorted right below
-    distinct.extend(raw.iter().map(|f| f.asset));
+/// The distinct assets of the lots, in symbol order (through a hash set: its order never
+/// reaches output).
+fn lot_assets(ctx: &AnalyticsContext<'_>) -> Vec<Asset> {
+    let distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect(); // tidy:hash-ok: sorted right below
+    let mut assets: Vec<Asset> = distinct.into_iter().collect();
+    assets.sort_unstable();
+    assets
+}
+
+/// The series' assets (`lot_assets` and the flows'), in symbol order, and each one's position.
+fn asset_index(lot_assets: &[Asset], raw: &[RawFlow]) -> (Vec<Asset>, AssetPositions) {
+    let mut distinct: HashSet<Asset> = raw.iter().map(|f| f.asset).collect(); // tidy:hash-ok: sorted right below
+    distinct.extend(lot_assets.iter().copied());
     let mut assets: Vec<Asset> = distinct.into_iter().collect();
     assets.sort_unstable();
     let position = assets
@@ -324,9 +330,68 @@ fn asset_index(ctx: &AnalyticsContext<'_>, raw: &[RawFlow]) -> (Vec<Asset>, Asse
     (assets, position)
 }
 
+/// What the sweep reads: the assets (symbol order), the quantity deltas and the flows by
+/// asset index, sorted by date, and `first_date`.
+struct Prelude {
+    assets: Vec<Asset>,
+    deltas: Vec<(Date, u32, Decimal)>,
+    flows: Vec<Flow>,
+    first_date: Option<Date>,
+}
+
+/// The flows and the quantity deltas read the engine output independently: on a large ledger
+/// (or `split == Some(true)`) they are built on two threads, the deltas indexed by the lots'
+/// assets and re-indexed once the flows' assets are known.
+fn prelude(ctx: &AnalyticsContext<'_>, split: Option<bool>) -> DomainResult<Prelude> {
+    let lot_assets = lot_assets(ctx);
+    let lot_index = |asset: Asset| {
+        lot_assets
+            .binary_search(&asset)
+            .ok()
+            .and_then(|i| u32::try_from(i).ok())
+    };
+    let records = ctx.output.lots.len() + ctx.output.slices.len();
+    let (raw, (mut deltas, first_date)) = if split.unwrap_or(records >= SPLIT_RECORDS) {
+        std::thread::scope(|scope| {
+            let raw = scope.spawn(|| raw_flows(ctx));
+            let deltas = quantity_deltas(ctx, &lot_index);
+            let raw = raw
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (raw, deltas)
+        })
+    } else {
+        (raw_flows(ctx), quantity_deltas(ctx, &lot_index))
+    };
+    let raw = raw?;
+    let (assets, position) = asset_index(&lot_assets, &raw);
+    let index_of = |asset: Asset| position.get(&asset).copied();
+    // Lot assets keep their order among all the assets: a lot asset's index moves up by the
+    // flow-only assets sorted before it.
+    let renumber: Vec<u32> = lot_assets
+        .iter()
+        .map(|asset| index_of(*asset).unwrap_or(u32::MAX))
+        .collect();
+    for delta in &mut deltas {
+        if let Some(&index) = renumber.get(delta.1 as usize) {
+            delta.1 = index;
+        }
+    }
+    let flows = index_flows(&raw, &index_of)?;
+    Ok(Prelude {
+        assets,
+        deltas,
+        flows,
+        first_date,
+    })
+}
+
 /// Below this many asset-days the series is swept on one thread (a thread costs more than it
 /// saves on a small ledger).
 const SPLIT_ASSET_DAYS: usize = 100_000;
+
+/// From this many lots and slices the flows and the quantity deltas are built on two threads.
+const SPLIT_RECORDS: usize = 20_000;
 
 /// Builds the daily series in one sweep (`domain.md` §11.1, §11.3); a large one in two halves
 /// of the dates on two threads (see [`daily_series_with`]).
@@ -334,8 +399,8 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
     daily_series_with(ctx, None)
 }
 
-/// [`daily_series`]; `split` forces the two-thread sweep (`Some(true)`) or the single one
-/// (`Some(false)`), `None` picks by size. The later half starts from the quantities and values
+/// [`daily_series`]; `split` forces the two-thread flows and sweep (`Some(true)`) or the
+/// single-thread ones (`Some(false)`), `None` picks by size. The later half starts from the quantities and values
 /// of the day before it, recomputed in the same order, so both ways give the same series; the
 /// index and drawdowns are chained afterwards in date order, and an error is the one the single
 /// sweep would meet first.
@@ -344,11 +409,12 @@ pub fn daily_series_with(
     split: Option<bool>,
 ) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
-    let raw = raw_flows(ctx)?;
-    let (assets, position) = asset_index(ctx, &raw);
-    let index_of = |asset: Asset| position.get(&asset).copied();
-
-    let (deltas, first_date) = quantity_deltas(ctx, &index_of);
+    let Prelude {
+        assets,
+        deltas,
+        flows: flow_list,
+        first_date,
+    } = prelude(ctx, split)?;
     let Some(first_date) = first_date else {
         return Ok(DailySeries {
             as_of: Some(as_of),
@@ -362,8 +428,6 @@ pub fn daily_series_with(
         .and_then(|&row| ctx.row_date(row))
         .unwrap_or(first_date);
     let last_date = as_of.max(last_row_date).max(first_date);
-    let flow_list: Vec<Flow> = index_flows(&raw, &index_of)?;
-    drop(raw);
 
     let span = usize::try_from(last_date.signed_duration_since(first_date).num_days()).unwrap_or(0);
     let capacity = span.saturating_add(1);

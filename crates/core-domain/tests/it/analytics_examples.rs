@@ -3,8 +3,8 @@
 
 use core_domain::FiscalTimezone;
 use core_domain::analytics::{
-    AllocationItem, AnalyticsContext, DisplayCurrency, asset_allocation, daily_series, kpis,
-    performance_history, risk_metrics, rolling_volatility_30,
+    AllocationItem, AnalyticsContext, DisplayCurrency, asset_allocation, daily_series,
+    daily_series_with, kpis, performance_history, risk_metrics, rolling_volatility_30,
 };
 use core_domain::holdings::holdings_snapshot;
 use core_domain::market::Market;
@@ -121,6 +121,37 @@ fn d14_valuation_series() {
     assert_eq!(series.days[3].ret, Some(dec("1000") / dec("62000")));
     assert_eq!(series.days[4].ret, Some(dec("-1000") / dec("63000")));
     assert_eq!(series.days[5].ret, Some(dec("3050") / dec("41000")));
+}
+
+/// An uncovered sale of an asset never held (`AAA`, which sorts before the held assets) adds
+/// a zero flow and no quantity: the series is D-14's, on the one-thread and the two-thread
+/// paths (the quantity deltas are indexed by the lots' assets, then by all the assets).
+#[test]
+fn d14_series_with_a_flow_only_asset() {
+    let plain = d14_ledger();
+    let outcome = plain.run();
+    let market = plain.market();
+    let expected = daily_series(&ctx(&outcome, &market, T)).unwrap();
+    let ledger = d14_ledger().row(
+        core_domain::testkit::sell("aaa1", "Kraken", "2024-01-03T10:00:00Z")
+            .inflow("100", "EUR")
+            .outflow("5", "AAA"),
+    );
+    let outcome = ledger.run();
+    let market = ledger.market();
+    let ctx = ctx(&outcome, &market, T);
+    assert!(
+        outcome
+            .output
+            .slices
+            .iter()
+            .any(|s| s.asset.as_str() == "AAA")
+    );
+    for split in [None, Some(false), Some(true)] {
+        let series = daily_series_with(&ctx, split).unwrap();
+        assert_eq!(series.days, expected.days);
+        assert_eq!(series.at_as_of, expected.at_as_of);
+    }
 }
 
 #[test]
