@@ -158,13 +158,7 @@ fn quantity_deltas(
 pub fn held_at_as_of(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<AssetAtAsOf>> {
     let as_of = ctx.as_of_date();
     let assets = lot_assets(ctx);
-    let index_of = |asset: Asset| {
-        assets
-            .binary_search(&asset)
-            .ok()
-            .and_then(|i| u32::try_from(i).ok())
-    };
-    let (deltas, first_date) = quantity_deltas(ctx, &index_of);
+    let (deltas, first_date) = lot_quantity_deltas(ctx, &assets);
     // The sweep starts at `first_date`: before it nothing is held.
     if first_date.is_none_or(|first| as_of < first) {
         return Ok(Vec::new());
@@ -316,6 +310,21 @@ fn lot_assets(ctx: &AnalyticsContext<'_>) -> Vec<Asset> {
     assets
 }
 
+/// [`quantity_deltas`] indexed by position in `lot_assets` (sorted): every delta's asset is a
+/// lot's.
+fn lot_quantity_deltas(
+    ctx: &AnalyticsContext<'_>,
+    lot_assets: &[Asset],
+) -> (Vec<(Date, u32, Decimal)>, Option<Date>) {
+    let index_of = |asset: Asset| {
+        lot_assets
+            .binary_search(&asset)
+            .ok()
+            .and_then(|i| u32::try_from(i).ok())
+    };
+    quantity_deltas(ctx, &index_of)
+}
+
 /// The series' assets (`lot_assets` and the flows'), in symbol order, and each one's position.
 fn asset_index(lot_assets: &[Asset], raw: &[RawFlow]) -> (Vec<Asset>, AssetPositions) {
     let mut distinct: HashSet<Asset> = raw.iter().map(|f| f.asset).collect(); // tidy:hash-ok: sorted right below
@@ -344,24 +353,18 @@ struct Prelude {
 /// assets and re-indexed once the flows' assets are known.
 fn prelude(ctx: &AnalyticsContext<'_>, split: Option<bool>) -> DomainResult<Prelude> {
     let lot_assets = lot_assets(ctx);
-    let lot_index = |asset: Asset| {
-        lot_assets
-            .binary_search(&asset)
-            .ok()
-            .and_then(|i| u32::try_from(i).ok())
-    };
     let records = ctx.output.lots.len() + ctx.output.slices.len();
     let (raw, (mut deltas, first_date)) = if split.unwrap_or(records >= SPLIT_RECORDS) {
         std::thread::scope(|scope| {
             let raw = scope.spawn(|| raw_flows(ctx));
-            let deltas = quantity_deltas(ctx, &lot_index);
+            let deltas = lot_quantity_deltas(ctx, &lot_assets);
             let raw = raw
                 .join()
                 .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
             (raw, deltas)
         })
     } else {
-        (raw_flows(ctx), quantity_deltas(ctx, &lot_index))
+        (raw_flows(ctx), lot_quantity_deltas(ctx, &lot_assets))
     };
     let raw = raw?;
     let (assets, position) = asset_index(&lot_assets, &raw);
