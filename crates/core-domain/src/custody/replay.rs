@@ -68,6 +68,7 @@ pub fn allocate_with(
     };
     let movements = movements?;
     state.run(&index, &movements, None)?;
+    name_relocated_lots(&mut state.relocations, &output.lots);
     let names = Names::new(accounts);
     let (balances, locations) = state.finish(&index, &names)?;
     Ok(CustodyOutput {
@@ -78,6 +79,16 @@ pub fn allocate_with(
         balances,
         fee_tolerance: tolerance?,
     })
+}
+
+/// Sets each relocation's lot id. Read in one pass after the replay: inside the replay each
+/// read was a cache miss on a large lot record that stalled the walk.
+fn name_relocated_lots(relocations: &mut [Relocation], lots: &[crate::engine::Lot]) {
+    for relocation in relocations {
+        if let Some(lot) = lots.get(relocation.lot as usize) {
+            relocation.lot_id = lot.lot_id;
+        }
+    }
 }
 
 /// Ledgers at least this long resolve movements on a second thread.
@@ -359,9 +370,20 @@ struct State {
     table: SlotTable,
     placements: Vec<Placement>,
     buffer: Vec<Piece>,
+    /// What disposing each operation needs, by operation index.
+    disposals: Vec<Disposal>,
     record: bool,
     relocations: Vec<Relocation>,
     relocation_counts: Vec<u32>,
+}
+
+/// A disposal leg's account, asset (with its dense number) and quantity.
+struct Disposal {
+    leg: DisposalLeg,
+    account: AccountId,
+    asset_id: u32,
+    asset: Asset,
+    quantity: Decimal,
 }
 
 const CONTEXT: &str = "custody replay";
@@ -395,11 +417,36 @@ impl State {
                 }
             })
             .collect();
+        // The same for the disposal legs, read in one pass in their (ledger) order: the walk
+        // then reads these small records instead of the large operations.
+        let disposals = index
+            .output
+            .operations
+            .iter()
+            .map(|op| {
+                let asset_id = match previous {
+                    Some((asset, id)) if asset == op.asset => id,
+                    _ => {
+                        let id = table.asset(op.asset);
+                        previous = Some((op.asset, id));
+                        id
+                    }
+                };
+                Disposal {
+                    leg: op.leg,
+                    account: op.account_id,
+                    asset_id,
+                    asset: op.asset,
+                    quantity: op.quantity,
+                }
+            })
+            .collect();
         Self {
             slots: Vec::new(),
             table,
             placements,
             buffer: Vec::new(),
+            disposals,
             record,
             relocations: Vec::new(),
             relocation_counts: if record {
@@ -475,14 +522,19 @@ impl State {
             .collect();
         let movements_at = PerRow::new(index.input.rows.len(), &movement_pairs);
         let order = &index.order;
+        // The instants in ledger order, gathered in one pass: read inside the walk, each was a
+        // cache miss on a large row record.
+        let instants: Vec<Option<Instant>> = order.iter().map(|&r| index.instant(r)).collect();
         let mut g = 0;
-        while let Some(&first) = order.get(g) {
-            let Some(t) = index.instant(first) else { break };
+        while order.get(g).is_some() {
+            let Some(t) = instants.get(g).copied().flatten() else {
+                break;
+            };
             if stop.is_some_and(|s| t >= s) {
                 break;
             }
             let mut h = g + 1;
-            while order.get(h).is_some_and(|&r| index.instant(r) == Some(t)) {
+            while instants.get(h).is_some_and(|&i| i == Some(t)) {
                 h += 1;
             }
             let group = order.get(g..h).unwrap_or(&[]);
@@ -497,14 +549,9 @@ impl State {
             // Phase B: per row, principal (and carried lots), movements, then the fee.
             for &r in group {
                 for &op in index.operations.of(r) {
-                    if let Some(operation) = index.output.operations.get(op as usize)
-                        && operation.leg != DisposalLeg::Fee
-                    {
-                        self.dispose(operation.account_id, operation.asset, operation.quantity)?;
-                        if operation.leg == DisposalLeg::Migration {
-                            for &lot in index.carried.of(r) {
-                                self.place(lot)?;
-                            }
+                    if self.dispose(op, false)? == Some(DisposalLeg::Migration) {
+                        for &lot in index.carried.of(r) {
+                            self.place(lot)?;
                         }
                     }
                 }
@@ -514,11 +561,7 @@ impl State {
                     }
                 }
                 for &op in index.operations.of(r) {
-                    if let Some(operation) = index.output.operations.get(op as usize)
-                        && operation.leg == DisposalLeg::Fee
-                    {
-                        self.dispose(operation.account_id, operation.asset, operation.quantity)?;
-                    }
+                    self.dispose(op, true)?;
                 }
             }
             g = h;
@@ -546,10 +589,25 @@ impl State {
         insert(slot, Piece { rank, quantity })
     }
 
-    /// A disposal leg booked at `account` takes that account's oldest pieces.
-    fn dispose(&mut self, account: AccountId, asset: Asset, quantity: Decimal) -> DomainResult<()> {
-        let s = self.slot(Location::Account(account), asset);
-        self.take(s, quantity, false)
+    /// Disposal leg `op`, when it is a fee leg exactly if `fees`, takes the oldest pieces of the
+    /// account it is booked at; returns its leg when it was disposed.
+    fn dispose(&mut self, op: u32, fees: bool) -> DomainResult<Option<DisposalLeg>> {
+        let Some(&Disposal {
+            leg,
+            account,
+            asset_id,
+            asset,
+            quantity,
+        }) = self.disposals.get(op as usize)
+        else {
+            return Ok(None);
+        };
+        if (leg == DisposalLeg::Fee) != fees {
+            return Ok(None);
+        }
+        let s = self.slot_at(Location::Account(account), asset, asset_id);
+        self.take(s, quantity, false)?;
+        Ok(Some(leg))
     }
 
     /// Takes `quantity` oldest first from slot `s`; kept pieces land in `self.buffer`.
@@ -603,19 +661,21 @@ impl State {
             }
         }
         if self.record {
+            let lots = index.output.lots.len();
             for piece in &pieces {
                 let Some(&lot) = index.lot_of_rank.get(piece.rank as usize) else {
                     continue;
                 };
-                let Some(l) = index.output.lots.get(lot as usize) else {
+                if lot as usize >= lots {
                     continue;
-                };
+                }
                 if let Some(count) = self.relocation_counts.get_mut(lot as usize) {
                     *count += 1;
                 }
                 self.relocations.push(Relocation {
                     lot,
-                    lot_id: l.lot_id,
+                    // Filled by `name_relocated_lots` after the replay.
+                    lot_id: LotId { row: 0, k: 0 },
                     movement: m,
                     quantity: piece.quantity,
                     from: movement.from,
