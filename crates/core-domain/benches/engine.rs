@@ -1,8 +1,9 @@
 //! Criterion benchmarks of the FIFO engine over synthetic ledgers (`performance.md`).
 //!
 //! `cargo bench -p core-domain --bench engine` measures the engine over 100k rows. Set
-//! `CARTERA_BENCH_1M=1` to also measure one 1M-row ledger (the ≤ 1 s target); the 1M group
-//! takes a few runs only, since generating its market data dominates the wall time.
+//! `CARTERA_BENCH_1M=1` to also measure one 1M-row ledger (the ≤ 1 s target: FIFO, and every
+//! IRPF year report); the 1M group takes a few runs only, since generating its market data
+//! dominates the wall time.
 #![allow(
     clippy::disallowed_methods,
     reason = "tests and benches read their knobs from the environment"
@@ -65,8 +66,17 @@ fn engine_1m(c: &mut Criterion) {
 /// Every IRPF year report (carry-forward state, summary, Modelo 100, annex, audit trail) over the
 /// engine output of the same 100k-row ledger.
 fn irpf_all_years_100k(c: &mut Criterion) {
+    irpf_all_years(c, 100_000, "irpf_all_years_100k");
+}
+
+/// The same over the 1M-row ledger.
+fn irpf_all_years_1m(c: &mut Criterion) {
+    irpf_all_years(c, 1_000_000, "irpf_all_years_1m");
+}
+
+fn irpf_all_years(c: &mut Criterion, rows: usize, name: &str) {
     use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
-    let ledger = synthetic(100_000, 7);
+    let ledger = synthetic(rows, 7);
     let input = ledger.input();
     let market = ledger.market();
     let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
@@ -87,7 +97,7 @@ fn irpf_all_years_100k(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(10));
-    group.bench_function("irpf_all_years_100k", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| {
             let comp = IrpfComputation::new(black_box(irpf_input)).expect("irpf prepares");
             for year in &years {
@@ -100,7 +110,7 @@ fn irpf_all_years_100k(c: &mut Criterion) {
 
 criterion_group!(small, engine_100k);
 criterion_group!(irpf, irpf_all_years_100k);
-criterion_group!(large, engine_1m);
+criterion_group!(large, engine_1m, irpf_all_years_1m);
 
 fn main() {
     small();
