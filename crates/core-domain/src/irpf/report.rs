@@ -532,6 +532,15 @@ fn slice_facts(
         audit: Vec::with_capacity(capacity),
         ..SliceFacts::default()
     };
+    // The consumed lots' row keys, read in one pass before the walk: each is a read of a
+    // large row record far from the last one, and inside the walk every one stalled it.
+    let mut lot_keys: Vec<Option<RowKey>> = indices
+        .iter()
+        .map(|&i| {
+            let id = output.slices.get(i as usize)?.lot_id?;
+            Some(names.row_key(id.row))
+        })
+        .collect();
     // The slices of one operation are adjacent: its row key and account name are shared.
     let mut current: Option<(u32, RowKey, Arc<str>)> = None;
     for (position, &i) in indices.iter().enumerate() {
@@ -587,12 +596,13 @@ fn slice_facts(
                 (key, account)
             }
         };
+        let lot_key = lot_keys.get_mut(position).and_then(Option::take);
         facts.audit.push(audit_row(
             names,
             op,
             slice,
             *class,
-            (key, disposal_account),
+            (key, disposal_account, lot_key),
             transmission_value,
             transmission_provenance,
         ));
@@ -601,13 +611,13 @@ fn slice_facts(
 }
 
 /// The audit row of a slice of legs P or F (`key` and the disposal account shared by its
-/// operation's slices).
+/// operation's slices; `lot_key` the consumed lot's row key).
 fn audit_row(
     names: &Names<'_>,
     op: &Operation,
     slice: &Slice,
     class: SliceClass,
-    (key, disposal_account): (RowKey, Arc<str>),
+    (key, disposal_account, lot_key): (RowKey, Arc<str>, Option<RowKey>),
     transmission_value: Option<Decimal>,
     transmission_provenance: Option<Provenance>,
 ) -> AuditRow {
@@ -615,9 +625,6 @@ fn audit_row(
         Some(Valued::Known { price, fx, .. }) => (price, fx),
         _ => (None, None),
     };
-    // The lot's row key is read once (one shared key, two cache misses fewer than reading the
-    // row and then the key again): the lot id is formatted from it.
-    let lot_key = slice.lot_id.map(|id| (id, names.row_key(id.row)));
     AuditRow {
         n: slice.n,
         row_key: key,
@@ -628,8 +635,8 @@ fn audit_row(
         clave: op.clave,
         disposed_at: op.disposed_at,
         disposed_on: op.fiscal_date,
-        lot_k: lot_key.as_ref().map(|(id, _)| id.k),
-        acquisition_row_key: lot_key.map(|(_, lot_key)| lot_key),
+        lot_k: slice.lot_id.filter(|_| lot_key.is_some()).map(|id| id.k),
+        acquisition_row_key: lot_key,
         acquired_on: slice.acquired_on.filter(|_| slice.lot_id.is_some()),
         holding: class.holding,
         base: class.base,
