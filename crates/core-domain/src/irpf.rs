@@ -102,20 +102,62 @@ fn index_years(output: &EngineOutput, classes: &[SliceClass]) -> BTreeMap<i32, Y
     map
 }
 
+/// From this many slices [`IrpfComputation::new`] runs its independent passes on two threads.
+const PARALLEL_MIN_SLICES: usize = 20_000;
+
+/// The result of a scoped thread; a panic there is a bug, re-raised here.
+fn rejoin<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
+    handle
+        .join()
+        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// The fiscal year of the earliest spot or futures row.
+fn earliest_year(input: &IrpfInput<'_>) -> Option<i32> {
+    let tz = input.settings.fiscal_timezone;
+    let spot = input.engine_input.rows.iter().map(|r| r.row.instant);
+    let futures = input.engine_input.futures.iter().map(|f| f.instant);
+    spot.chain(futures)
+        .min()
+        .map(|instant| classification::fiscal_year(tz.fiscal_date(instant)))
+}
+
 impl<'a> IrpfComputation<'a> {
     /// Prepares the computation.
     pub fn new(input: IrpfInput<'a>) -> DomainResult<Self> {
-        let fork_lots = classification::fork_lots(input.output);
-        let classes = balances::classify_slices(input.output);
-        let balances = balances::year_balances(input.output, &classes)?;
-        let tz = input.settings.fiscal_timezone;
-        let spot = input.engine_input.rows.iter().map(|r| r.row.instant);
-        let futures = input.engine_input.futures.iter().map(|f| f.instant);
-        let earliest_year = spot
-            .chain(futures)
-            .min()
-            .map(|instant| classification::fiscal_year(tz.fiscal_date(instant)));
-        let by_year = index_years(input.output, &classes);
+        Self::new_with(input, input.output.slices.len() >= PARALLEL_MIN_SLICES)
+    }
+
+    /// [`IrpfComputation::new`] with its independent passes on two threads or one (tests
+    /// compare the two; the default chooses by the number of slices). Every pass reads only
+    /// the input, so the result does not depend on the choice.
+    pub fn new_with(input: IrpfInput<'a>, parallel: bool) -> DomainResult<Self> {
+        // The slice classes feed the year balances and the year index; the fork lots and the
+        // earliest year read other records.
+        let others = || {
+            (
+                classification::fork_lots(input.output),
+                earliest_year(&input),
+            )
+        };
+        let (classes, balances, by_year, (fork_lots, earliest_year)) = if parallel {
+            std::thread::scope(|scope| {
+                let others = scope.spawn(others);
+                let classes = balances::classify_slices(input.output);
+                let (balances, by_year) = std::thread::scope(|inner| {
+                    let by_year = inner.spawn(|| index_years(input.output, &classes));
+                    let balances = balances::year_balances(input.output, &classes);
+                    (balances, rejoin(by_year))
+                });
+                (classes, balances, by_year, rejoin(others))
+            })
+        } else {
+            let classes = balances::classify_slices(input.output);
+            let balances = balances::year_balances(input.output, &classes);
+            let by_year = index_years(input.output, &classes);
+            (classes, balances, by_year, others())
+        };
+        let balances = balances?;
         Ok(Self {
             input,
             fork_lots,

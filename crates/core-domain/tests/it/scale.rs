@@ -52,23 +52,31 @@ fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
     };
     assert_eq!(custody(false), custody(true));
     let settings = IrpfSettings::default();
-    let computation = IrpfComputation::new(IrpfInput {
+    let irpf_input = IrpfInput {
         engine_input: &input,
         output: &output,
         accounts: &ledger.accounts,
         settings: &settings,
-    })
-    .expect("irpf prepares");
+    };
+    // The preparation's passes on two threads and on one.
+    let computation = IrpfComputation::new_with(irpf_input, false).expect("irpf prepares");
+    let split = IrpfComputation::new_with(irpf_input, true).expect("irpf prepares");
+    assert_eq!(
+        format!("{:?}", computation.by_year),
+        format!("{:?}", split.by_year)
+    );
     let years: Vec<i32> = computation.by_year.keys().copied().collect();
     assert!(years.len() > 3, "several years: {years:?}");
     for year in years {
-        let report = |parallel: bool| {
+        let report = |computation: &IrpfComputation<'_>, parallel: bool| {
             let report = computation
                 .year_report_with(year, parallel)
                 .expect("irpf report");
             format!("{report:?}")
         };
-        assert_eq!(report(false), report(true), "year {year}");
+        let sequential = report(&computation, false);
+        assert_eq!(sequential, report(&computation, true), "year {year}");
+        assert_eq!(sequential, report(&split, false), "year {year}");
     }
 }
 
