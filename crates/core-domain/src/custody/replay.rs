@@ -331,6 +331,19 @@ impl SlotTable {
         id
     }
 
+    /// [`SlotTable::asset`], skipping the lookup when `asset` is the `previous` one (records
+    /// of one asset come in runs); `previous` becomes this one.
+    fn asset_after(&mut self, previous: &mut Option<(Asset, u32)>, asset: Asset) -> u32 {
+        match *previous {
+            Some((last, id)) if last == asset => id,
+            _ => {
+                let id = self.asset(asset);
+                *previous = Some((asset, id));
+                id
+            }
+        }
+    }
+
     fn account_col(&mut self, account: AccountId) -> u32 {
         let next = self.next_col;
         let col = if account.0 < DENSE_ACCOUNT_IDS {
@@ -400,14 +413,7 @@ impl State {
             .iter()
             .zip(&index.rank_of_lot)
             .map(|(lot, &rank)| {
-                let asset_id = match previous {
-                    Some((asset, id)) if asset == lot.asset => id,
-                    _ => {
-                        let id = table.asset(lot.asset);
-                        previous = Some((lot.asset, id));
-                        id
-                    }
-                };
+                let asset_id = table.asset_after(&mut previous, lot.asset);
                 Placement {
                     rank,
                     account: lot.account_id,
@@ -424,14 +430,7 @@ impl State {
             .operations
             .iter()
             .map(|op| {
-                let asset_id = match previous {
-                    Some((asset, id)) if asset == op.asset => id,
-                    _ => {
-                        let id = table.asset(op.asset);
-                        previous = Some((op.asset, id));
-                        id
-                    }
-                };
+                let asset_id = table.asset_after(&mut previous, op.asset);
                 Disposal {
                     leg: op.leg,
                     account: op.account_id,
