@@ -329,9 +329,7 @@ pub fn unedited_rows_in_two<T: Send>(
     let (earlier, later) = std::thread::scope(|scope| {
         let later = scope.spawn(|| check_and_visit(upper));
         let earlier = check_and_visit(lower);
-        let later = later
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let later = crate::parallel::rejoin(later);
         (earlier, later)
     });
     (rows, earlier, later)

@@ -23,6 +23,7 @@ use std::collections::BTreeMap;
 use crate::engine::{EngineInput, EngineOutput};
 use crate::error::DomainResult;
 use crate::ledger::{Account, AccountId, RowKey};
+use crate::parallel::rejoin;
 
 pub use balances::{SliceClass, YearBalances};
 pub use classification::{Base, Holding};
@@ -104,13 +105,6 @@ fn index_years(output: &EngineOutput, classes: &[SliceClass]) -> BTreeMap<i32, Y
 
 /// From this many slices [`IrpfComputation::new`] runs its independent passes on two threads.
 const PARALLEL_MIN_SLICES: usize = 20_000;
-
-/// The result of a scoped thread; a panic there is a bug, re-raised here.
-fn rejoin<T>(handle: std::thread::ScopedJoinHandle<'_, T>) -> T {
-    handle
-        .join()
-        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-}
 
 /// The fiscal year of the earliest spot or futures row.
 fn earliest_year(input: &IrpfInput<'_>) -> Option<i32> {

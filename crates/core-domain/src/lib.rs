@@ -21,6 +21,7 @@ pub mod ledger;
 pub mod market;
 pub mod num;
 pub mod overrides;
+mod parallel;
 pub mod quality;
 pub mod ranking;
 pub mod rng;

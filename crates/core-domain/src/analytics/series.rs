@@ -358,9 +358,7 @@ fn prelude(ctx: &AnalyticsContext<'_>, split: Option<bool>) -> DomainResult<Prel
         std::thread::scope(|scope| {
             let raw = scope.spawn(|| raw_flows(ctx));
             let deltas = lot_quantity_deltas(ctx, &lot_assets);
-            let raw = raw
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let raw = crate::parallel::rejoin(raw);
             (raw, deltas)
         })
     } else {
@@ -403,10 +401,10 @@ pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
 }
 
 /// [`daily_series`]; `split` forces the two-thread flows and sweep (`Some(true)`) or the
-/// single-thread ones (`Some(false)`), `None` picks by size. The later half starts from the quantities and values
-/// of the day before it, recomputed in the same order, so both ways give the same series; the
-/// index and drawdowns are chained afterwards in date order, and an error is the one the single
-/// sweep would meet first.
+/// single-thread ones (`Some(false)`), `None` picks by size. The later half starts from the
+/// quantities and values of the day before it, recomputed in the same order, so both ways give
+/// the same series; the index and drawdowns are chained afterwards in date order, and an error
+/// is the one the single sweep would meet first.
 pub fn daily_series_with(
     ctx: &AnalyticsContext<'_>,
     split: Option<bool>,
@@ -450,9 +448,7 @@ pub fn daily_series_with(
         Some((end_of_first, middle)) => std::thread::scope(|scope| {
             let later = scope.spawn(|| sweep.run(middle, last_date));
             let earlier = sweep.run(first_date, end_of_first);
-            let later = later
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let later = crate::parallel::rejoin(later);
             [earlier, later]
         }),
         None => [sweep.run(first_date, last_date), Swept::default()],

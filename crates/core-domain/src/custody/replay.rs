@@ -56,10 +56,7 @@ pub fn allocate_with(
             let movements = scope
                 .spawn(|| resolve_movements(&input.rows, &output.ledger_order, accounts, links));
             let prepared = prepare();
-            // A panic on the helper thread is a bug, re-raised as it would be sequentially.
-            let movements = movements
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let movements = crate::parallel::rejoin(movements);
             (prepared, movements)
         })
     } else {

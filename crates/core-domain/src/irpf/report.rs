@@ -955,10 +955,7 @@ fn facts_and_blocks(
         let mut uncovered = Vec::new();
         let second = slice_facts(comp, names, tail, tail.len(), Some(&mut uncovered));
         let rest = other_blocks(comp, names, year);
-        // A panic on the helper thread is a bug, re-raised as it would be sequentially.
-        let first = first
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        let first = crate::parallel::rejoin(first);
         (merge_facts(first, second, uncovered), rest)
     })
 }
