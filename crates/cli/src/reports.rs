@@ -1567,12 +1567,14 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
 /// The portfolio, then the IRPF report of every year of the ledger (`cartera demo`).
 pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
     let session = Session::open_with_clock(Some(ledger), demo_clock(ledger)?)?;
+    let years = session.years()?;
+    let listed: Vec<i32> = years.iter().copied().collect();
+    session.queries.prepare_portfolio_and_tax_years(&listed)?;
     let summary = answer(
         session
             .queries
             .get_portfolio_summary(&CurrencyRequest::default()),
     )?;
-    let years = session.years()?;
     let mut reports = Vec::with_capacity(years.len());
     for year in &years {
         reports.push(tax_report(&session, *year)?);

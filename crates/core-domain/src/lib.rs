@@ -22,6 +22,7 @@ pub mod market;
 pub mod num;
 pub mod overrides;
 mod parallel;
+pub mod pipeline;
 pub mod quality;
 pub mod ranking;
 pub mod rng;

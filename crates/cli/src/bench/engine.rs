@@ -10,9 +10,9 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
-use core_domain::custody::allocate;
 use core_domain::fifo::{self, EngineSettings};
-use core_domain::irpf::{IrpfComputation, IrpfInput};
+use core_domain::irpf::IrpfInput;
+use core_domain::pipeline::custody_and_year_reports;
 use use_cases::queries::Derived;
 
 use crate::Outcome;
@@ -38,19 +38,24 @@ fn engine_pass(derived: &Derived) -> Result<usize> {
             .collect(),
     };
     let output = fifo::run(&derived.input, &derived.market, &settings)?;
-    let custody = allocate(&derived.input, &output, &derived.accounts, &derived.links)?;
-    black_box(&custody);
-    let computation = IrpfComputation::new(IrpfInput {
-        engine_input: &derived.input,
-        output: &output,
-        accounts: &derived.accounts,
-        settings: &derived.settings.irpf,
-    })?;
-    let years: Vec<i32> = computation.by_year.keys().copied().collect();
-    for year in &years {
-        black_box(computation.year_report(*year)?);
-    }
-    Ok(years.len())
+    let mut years = 0usize;
+    let (custody, reports) = custody_and_year_reports(
+        IrpfInput {
+            engine_input: &derived.input,
+            output: &output,
+            accounts: &derived.accounts,
+            settings: &derived.settings.irpf,
+        },
+        &derived.links,
+        None,
+        &mut |report| {
+            black_box(report);
+            years += 1;
+        },
+    );
+    black_box(custody?);
+    reports?;
+    Ok(years)
 }
 
 /// `VmHWM` of this process in KiB (0 where `/proc` is absent).

@@ -1,9 +1,10 @@
 //! The synthetic ledger of the benchmarks: the pipelined engine equals the sequential one, and
 //! the engine's invariants hold at a few thousand rows.
 
-use core_domain::custody::allocate_with;
+use core_domain::custody::{allocate, allocate_with};
 use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
+use core_domain::pipeline::{self, custody_and_year_reports_with};
 use core_domain::testkit::Outcome;
 use core_domain::testkit::synthetic::synthetic;
 use rust_decimal::Decimal;
@@ -78,6 +79,55 @@ fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
         assert_eq!(sequential, report(&computation, true), "year {year}");
         assert_eq!(sequential, report(&split, false), "year {year}");
     }
+}
+
+#[test]
+fn custody_beside_the_year_reports_equals_each_alone() {
+    let ledger = synthetic(6_000, 7);
+    let input = ledger.input();
+    let market = ledger.market();
+    let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
+    let settings = IrpfSettings::default();
+    let irpf_input = IrpfInput {
+        engine_input: &input,
+        output: &output,
+        accounts: &ledger.accounts,
+        settings: &settings,
+    };
+    // Each reader alone, as the lazy questions build them.
+    let custody = allocate(&input, &output, &ledger.accounts, &[]).expect("custody runs");
+    let computation = IrpfComputation::new(irpf_input).expect("irpf prepares");
+    let every: Vec<i32> = computation.by_year.keys().copied().collect();
+    assert!(every.len() > 3, "several years: {every:?}");
+    let alone: Vec<String> = every
+        .iter()
+        .map(|year| format!("{:?}", computation.year_report(*year).expect("irpf report")))
+        .collect();
+    for parallel in [false, true] {
+        let mut built = Vec::new();
+        let (allocation, reports) = custody_and_year_reports_with(
+            irpf_input,
+            &[],
+            None,
+            &mut |report| built.push(format!("{report:?}")),
+            parallel,
+        );
+        reports.expect("irpf reports");
+        assert_eq!(
+            format!("{:?}", allocation.expect("custody runs")),
+            format!("{custody:?}"),
+            "parallel {parallel}"
+        );
+        assert_eq!(built, alone, "parallel {parallel}");
+    }
+    // Years named: those, in that order, a year without records included.
+    let mut built = Vec::new();
+    let named = [every[1], 1999, every[0]];
+    pipeline::year_reports(irpf_input, Some(&named), &mut |report| {
+        built.push(report.year);
+    })
+    .expect("irpf reports");
+    assert_eq!(built, named);
 }
 
 #[test]

@@ -101,6 +101,14 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         Ok(derived)
     }
 
+    /// Builds the portfolio's custody allocation and the IRPF reports of `years` together,
+    /// for a caller about to ask for the portfolio and each of those reports (`cartera demo`):
+    /// see [`Derived::prepare`]. The later questions read what it built.
+    pub fn prepare_portfolio_and_tax_years(&self, years: &[i32]) -> UseCaseResult<()> {
+        self.derived_full()?.prepare(years, true);
+        Ok(())
+    }
+
     /// The memo key of a question that reads the as-of date (the clock's fiscal date).
     fn dated(&self, derived: &Derived, question: std::fmt::Arguments<'_>) -> String {
         let day = derived.settings.fiscal_timezone.fiscal_date(self.now());

@@ -15,8 +15,9 @@ use core_domain::custody::{self, CustodyOutput};
 use core_domain::engine::{EffectiveRow, EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::holdings::{self, HoldingsSnapshot};
-use core_domain::irpf::IrpfYearReport;
+use core_domain::irpf::{IrpfInput, IrpfYearReport};
 use core_domain::overrides::{CustodyLink, RowOverride};
+use core_domain::pipeline;
 use core_domain::quality::{self, IntegrityRow};
 use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, RowKey, SpotRow};
 use shared_types::dto::TaxReport;
@@ -732,6 +733,58 @@ impl Derived {
             })
             .as_ref()
             .map_err(|e| e.clone().into())
+    }
+
+    /// Builds the IRPF reports of `years` (without year-end holdings) from one prepared
+    /// computation, and with `custody` the custody allocation beside them, for a caller about
+    /// to ask for all of them (the portfolio and every year's report, or two years to
+    /// compare): on a large ledger the allocation and the reports run side by side, and the
+    /// computation is prepared once instead of once per year. What is already built is kept;
+    /// an error is not kept here, so the question that asks for that part reports it.
+    pub fn prepare(&self, years: &[i32], custody: bool) {
+        let lock = || {
+            self.reports
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        let missing: Vec<i32> = {
+            let cache = lock();
+            years
+                .iter()
+                .copied()
+                .filter(|year| !cache.contains_key(&(*year, false)))
+                .collect()
+        };
+        if missing.is_empty() {
+            return;
+        }
+        let input = IrpfInput {
+            engine_input: &self.input,
+            output: &self.output,
+            accounts: &self.accounts,
+            settings: &self.settings.irpf,
+        };
+        let mut built: Vec<IrpfYearReport> = Vec::with_capacity(missing.len());
+        let mut keep = |report| built.push(report);
+        let reports = if custody && self.custody.get().is_none() {
+            let (allocation, reports) =
+                pipeline::custody_and_year_reports(input, &self.links, Some(&missing), &mut keep);
+            // Another thread may have built it meanwhile: either is the same allocation.
+            if let Ok(allocation) = allocation {
+                let _ = self.custody.set(Ok(allocation));
+            }
+            reports
+        } else {
+            pipeline::year_reports(input, Some(&missing), &mut keep)
+        };
+        if reports.is_ok() {
+            let mut cache = lock();
+            for report in built {
+                cache
+                    .entry((report.year, false))
+                    .or_insert_with(|| Arc::new(report));
+            }
+        }
     }
 
     /// The integrity rows of the ledger (built on first use).

@@ -526,6 +526,8 @@ pub(crate) fn compare(
 ) -> UseCaseResult<TaxYearComparison> {
     check_year("yearA", year_a)?;
     check_year("yearB", year_b)?;
+    // One IRPF computation for both years.
+    derived.prepare(&[year_a, year_b], false);
     let a = TaxYearSide::from_report(&*year_report(derived, year_a, false)?);
     let b = TaxYearSide::from_report(&*year_report(derived, year_b, false)?);
     let comparison = compare_tax_summaries(&a, &b)?;

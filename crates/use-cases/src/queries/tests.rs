@@ -284,6 +284,55 @@ fn derived_state_is_computed_once_per_version() {
     assert_eq!(q.get_ledger_version().unwrap().version, 2);
 }
 
+#[test]
+fn prepared_portfolio_and_years_answer_as_the_lazy_questions() {
+    let fake = || Fake::new(&i2());
+    let lazy = queries(fake(), "2026-06-30T12:00:00Z");
+    let prepared = queries(fake(), "2026-06-30T12:00:00Z");
+    let years = lazy.get_ledger_overview().unwrap().years;
+    assert!(years.len() >= 2, "{years:?}");
+    prepared.prepare_portfolio_and_tax_years(&years).unwrap();
+    // The reports were built by the preparation: the memo does not compute them again.
+    let d = prepared.derived().unwrap();
+    for year in &years {
+        d.year_report((*year, false), || panic!("year {year} built again"))
+            .unwrap();
+    }
+    let summary = |q: &LedgerQueries<Fake>| {
+        to_json(
+            &q.get_portfolio_summary(&CurrencyRequest::default())
+                .unwrap(),
+        )
+    };
+    assert_eq!(summary(&prepared), summary(&lazy));
+    for year in &years {
+        let report = |q: &LedgerQueries<Fake>| {
+            to_json(
+                &q.get_spanish_tax_report(&TaxReportRequest {
+                    year: *year,
+                    with_year_end_holdings: false,
+                })
+                .unwrap(),
+            )
+        };
+        assert_eq!(report(&prepared), report(&lazy), "year {year}");
+    }
+    // A comparison prepares both of its years at once.
+    let compared = queries(fake(), "2026-06-30T12:00:00Z");
+    let (a, b) = (years[0], years[1]);
+    compared
+        .compare_tax_years(&CompareTaxYearsRequest {
+            year_a: a,
+            year_b: b,
+        })
+        .unwrap();
+    let d = compared.derived().unwrap();
+    for year in [a, b] {
+        d.year_report((year, false), || panic!("year {year} built again"))
+            .unwrap();
+    }
+}
+
 fn i2() -> Ledger {
     core_domain::testkit::examples::i2()
 }
