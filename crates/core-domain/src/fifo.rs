@@ -20,6 +20,7 @@ use crate::error::DomainResult;
 use crate::ledger::{AccountId, AssetAmount, TxType};
 use crate::market::Market;
 use crate::num;
+use crate::parallel::rejoin;
 use crate::time::{Date, FiscalTimezone, Instant};
 use crate::valuation::{self, Prices, RowValues, Value};
 
@@ -1017,32 +1018,49 @@ impl<'a> Engine<'a> {
             }
         }
         let mut lots = self.lots;
-        let entries = assets
-            .iter()
-            .filter_map(|(_, queue)| self.queues.get(*queue as usize))
-            .flat_map(|queue| queue.lots.iter());
-        if order.len() == lots.len() {
-            permute_in_place(&mut lots, &mut order);
-            // The lots are now in queue order: the entries' state is written back in one pass.
-            for (lot, entry) in lots.iter_mut().zip(entries) {
-                lot.remaining_quantity = entry.remaining_quantity;
-                lot.remaining_cost = entry.remaining_cost;
-            }
+        let queues = &self.queues;
+        let entries = || {
+            assets
+                .iter()
+                .filter_map(|(_, queue)| queues.get(*queue as usize))
+                .flat_map(|queue| queue.lots.iter())
+        };
+        let lot_index = if order.len() == lots.len() {
+            // The entries hold each lot's id in the output order, so the id index is built
+            // from them (on a second thread for a large ledger) while this thread moves the
+            // lots themselves.
+            let index_of_entries = || {
+                let mut index: Vec<(LotId, u32)> = entries()
+                    .enumerate()
+                    .map(|(position, entry)| (entry.facts.lot_id, position as u32))
+                    .collect();
+                index.sort_unstable_by_key(|(id, _)| *id);
+                index
+            };
+            std::thread::scope(|scope| {
+                let index =
+                    (lots.len() >= PIPELINE_MIN_ROWS).then(|| scope.spawn(index_of_entries));
+                permute_in_place(&mut lots, &mut order);
+                // In queue order now: the entries' state and the tiebreaks in one pass.
+                write_back(&mut lots, entries());
+                index.map_or_else(index_of_entries, rejoin)
+            })
         } else {
-            for entry in entries {
+            for entry in entries() {
                 if let Some(lot) = lots.get_mut(entry.lot as usize) {
                     lot.remaining_quantity = entry.remaining_quantity;
                     lot.remaining_cost = entry.remaining_cost;
                 }
             }
-        }
-        assign_tiebreaks(&mut lots);
-        let mut lot_index: Vec<(LotId, u32)> = lots
-            .iter()
-            .enumerate()
-            .map(|(index, lot)| (lot.lot_id, index as u32))
-            .collect();
-        lot_index.sort_unstable_by_key(|(id, _)| *id);
+            assign_tiebreaks(&mut lots);
+            let mut index: Vec<(LotId, u32)> = lots
+                .iter()
+                .enumerate()
+                .map(|(position, lot)| (lot.lot_id, position as u32))
+                .collect();
+            index.sort_unstable_by_key(|(id, _)| *id);
+            index
+        };
         EngineOutput {
             ledger_order: Vec::new(),
             lots,
@@ -1133,18 +1151,42 @@ fn queue_cmp(input: &EngineInput, a: &Lot, b: &Lot) -> std::cmp::Ordering {
 /// Numbers lots that share `(asset, acquired_at, seq, k)` in their (sorted) order, so the
 /// derived order of `QueueKey` equals the queue order.
 fn assign_tiebreaks(lots: &mut [Lot]) {
-    let mut rank = 0;
-    let mut previous: Option<(Asset, Instant, u64, u32)> = None;
+    let mut ranks = Tiebreaks::default();
     for lot in lots {
+        ranks.assign(lot);
+    }
+}
+
+/// The entries' remaining quantity and cost written to `lots`, which hold the same lots in
+/// the same (output) order, and the tiebreaks assigned in the same pass.
+fn write_back<'e>(lots: &mut [Lot], entries: impl Iterator<Item = &'e Entry>) {
+    let mut ranks = Tiebreaks::default();
+    for (lot, entry) in lots.iter_mut().zip(entries) {
+        lot.remaining_quantity = entry.remaining_quantity;
+        lot.remaining_cost = entry.remaining_cost;
+        ranks.assign(lot);
+    }
+}
+
+/// The tiebreak of lots in output order: the rank among consecutive lots of equal asset and
+/// queue key.
+#[derive(Default)]
+struct Tiebreaks {
+    rank: u32,
+    previous: Option<(Asset, Instant, u64, u32)>,
+}
+
+impl Tiebreaks {
+    fn assign(&mut self, lot: &mut Lot) {
         let key = lot.queue_key;
         let triple = (lot.asset, key.acquired_at, key.seq, key.k);
-        rank = if previous == Some(triple) {
-            rank + 1
+        self.rank = if self.previous == Some(triple) {
+            self.rank + 1
         } else {
             0
         };
-        lot.queue_key.tiebreak = rank;
-        previous = Some(triple);
+        lot.queue_key.tiebreak = self.rank;
+        self.previous = Some(triple);
     }
 }
 
