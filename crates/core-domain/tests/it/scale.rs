@@ -2,11 +2,12 @@
 //! the engine's invariants hold at a few thousand rows.
 
 use core_domain::custody::{allocate, allocate_with};
+use core_domain::engine::{EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
 use core_domain::pipeline::{self, custody_and_year_reports_with};
 use core_domain::testkit::Outcome;
-use core_domain::testkit::synthetic::synthetic;
+use core_domain::testkit::synthetic::{Synthetic, synthetic};
 use rust_decimal::Decimal;
 
 #[test]
@@ -40,12 +41,18 @@ fn pipelined_sequential_and_prefaulted_runs_are_identical() {
     );
 }
 
+/// A 6,000-row synthetic ledger of `seed`, its engine input and the engine's output.
+fn engine_run(seed: u64) -> (Synthetic, EngineInput, EngineOutput) {
+    let ledger = synthetic(6_000, seed);
+    let input = ledger.input();
+    let output =
+        fifo::run(&input, &ledger.market(), &EngineSettings::default()).expect("engine runs");
+    (ledger, input, output)
+}
+
 #[test]
 fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
-    let ledger = synthetic(6_000, 5);
-    let input = ledger.input();
-    let market = ledger.market();
-    let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
+    let (ledger, input, output) = engine_run(5);
     let custody = |parallel: bool| {
         let custody =
             allocate_with(&input, &output, &ledger.accounts, &[], parallel).expect("custody runs");
@@ -83,10 +90,7 @@ fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
 
 #[test]
 fn custody_beside_the_year_reports_equals_each_alone() {
-    let ledger = synthetic(6_000, 7);
-    let input = ledger.input();
-    let market = ledger.market();
-    let output = fifo::run(&input, &market, &EngineSettings::default()).expect("engine runs");
+    let (ledger, input, output) = engine_run(7);
     let settings = IrpfSettings::default();
     let irpf_input = IrpfInput {
         engine_input: &input,
