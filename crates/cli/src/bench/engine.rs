@@ -135,7 +135,8 @@ pub(crate) struct PhasesArgs {
 
 /// `cartera bench phases` (hidden): where the time of `cartera tax YEAR --json` goes, phase by
 /// phase, in one process: opening the ledger, reading the rows, the derived state (rows,
-/// prices and rates read, engine run), the report and its DTO, the JSON text.
+/// prices and rates read, engine run), the report and its DTO, the JSON text; then the full
+/// market that only the valuation tools read.
 pub(crate) fn phases(ledger: Option<&Path>, args: &PhasesArgs) -> Result<Outcome> {
     use use_cases::ports::LedgerRead as _;
     use use_cases::queries::{ReadUseCases as _, TaxReportRequest};
@@ -172,6 +173,10 @@ pub(crate) fn phases(ledger: Option<&Path>, args: &PhasesArgs) -> Result<Outcome
     let mut text = ByteCount(0);
     serde_json::to_writer_pretty(&mut text, &report)?;
     mark("JSON text", &mut marks);
+    // Not on the report's path: what the valuation and analytics tools read in addition (on
+    // their first call it is read while the engine runs; here alone, on one core).
+    queries.derived_full()?;
+    mark("full market (every close; valuation tools only)", &mut marks);
     let document = serde_json::json!({
         "phases": marks.iter().map(|(n, s)| serde_json::json!({"phase": n, "seconds": s})).collect::<Vec<_>>(),
         "jsonBytes": text.0,
