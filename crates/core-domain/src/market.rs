@@ -425,6 +425,33 @@ impl PriceTableBuilder {
         Self::default()
     }
 
+    /// Room for `additional` more closes of `asset` (a store that knows a series' length
+    /// says so before pushing it: the asset's list then does not grow, and copy itself, as
+    /// the closes arrive).
+    pub fn reserve(&mut self, asset: Asset, additional: usize) {
+        let position = self.position(asset);
+        if let Some(points) = self.points.get_mut(position) {
+            points.reserve(additional);
+        }
+    }
+
+    /// The position of `asset`'s list, created on first use.
+    fn position(&mut self, asset: Asset) -> usize {
+        match self.current {
+            Some((current, position)) if current == asset => position,
+            _ => {
+                let next = self.assets.len();
+                let position = *self.index.entry(asset).or_insert(next);
+                if position == next {
+                    self.assets.push(asset);
+                    self.points.push(Vec::new());
+                }
+                self.current = Some((asset, position));
+                position
+            }
+        }
+    }
+
     /// Adds one close, in any order (closes grouped by asset and sorted by date cost least).
     /// An invalid close is kept aside and reported by [`PriceTableBuilder::finish`].
     pub fn push(&mut self, row: PriceRow) {
@@ -444,19 +471,7 @@ impl PriceTableBuilder {
             return;
         };
         self.last_rank = Some((row.currency, rank));
-        let position = match self.current {
-            Some((asset, position)) if asset == row.asset => position,
-            _ => {
-                let next = self.assets.len();
-                let position = *self.index.entry(row.asset).or_insert(next);
-                if position == next {
-                    self.assets.push(row.asset);
-                    self.points.push(Vec::new());
-                }
-                self.current = Some((row.asset, position));
-                position
-            }
-        };
+        let position = self.position(row.asset);
         if let Some(points) = self.points.get_mut(position) {
             points.push((row.date, rank, row.close));
         }

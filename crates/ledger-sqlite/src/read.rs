@@ -646,7 +646,7 @@ fn price_table_for(
     let table = AssetTable::load(conn)?;
     let range = [(day_of(from), day_of(to))];
     for (id, _) in asset_ids(conn, assets)? {
-        series::read_ranges_into(conn, &table, id, &range, &mut |row| builder.push(row))?;
+        series::read_ranges_into(conn, &table, id, &range, builder)?;
     }
     finish_read(tx)?;
     Ok(())
@@ -736,7 +736,7 @@ fn price_candidates_table(
     let (out, upper) = read_candidates(conn, &wanted, &ids, parallel_min_requests, |c, ids| {
         let mut builder = PriceTableBuilder::new();
         for (id, ranges) in WindowPlan::of(&wanted, ids).assets() {
-            series::read_ranges_into(c, &table, id, ranges, &mut |row| builder.push(row))?;
+            series::read_ranges_into(c, &table, id, ranges, &mut builder)?;
         }
         builder.finish().map_err(|error| corrupt("price", error))
     })?;

@@ -4,10 +4,11 @@
 //! milliseconds instead of a million SQL rows with decimal text.
 
 use chrono::Datelike;
+use core_domain::{Asset, Date};
 use rusqlite::Connection;
 use rust_decimal::Decimal;
 use use_cases::PortResult;
-use use_cases::ports::{PriceRow, StoredQuote};
+use use_cases::ports::{PriceRow, PriceTableBuilder, StoredQuote};
 
 use crate::codec::{AssetTable, date_of, decimal_col, int_col, text_col};
 use crate::error::{corrupt, map_err};
@@ -96,6 +97,35 @@ fn first_from(blob: &[u8], day: i64) -> usize {
     low
 }
 
+/// Where decoded closes go: a price table being built, or a list of rows.
+pub(crate) trait CloseSink {
+    /// Room for `additional` more closes of `asset` (the length of a stored run, told before
+    /// its closes arrive).
+    fn reserve(&mut self, asset: Asset, additional: usize);
+    /// One close.
+    fn push(&mut self, row: PriceRow);
+}
+
+impl CloseSink for PriceTableBuilder {
+    fn reserve(&mut self, asset: Asset, additional: usize) {
+        PriceTableBuilder::reserve(self, asset, additional);
+    }
+
+    fn push(&mut self, row: PriceRow) {
+        PriceTableBuilder::push(self, row);
+    }
+}
+
+impl CloseSink for Vec<PriceRow> {
+    fn reserve(&mut self, _: Asset, additional: usize) {
+        Vec::reserve(self, additional);
+    }
+
+    fn push(&mut self, row: PriceRow) {
+        Vec::push(self, row);
+    }
+}
+
 /// Appends to `out` the closes of `asset_id` dated within each of `ranges` (sorted, disjoint
 /// `[from, to]` day ranges), every quote currency.
 pub(crate) fn read_ranges(
@@ -105,7 +135,7 @@ pub(crate) fn read_ranges(
     ranges: &[(i64, i64)],
     out: &mut Vec<PriceRow>,
 ) -> PortResult<()> {
-    read_ranges_into(conn, assets, asset_id, ranges, &mut |row| out.push(row))
+    read_ranges_into(conn, assets, asset_id, ranges, out)
 }
 
 /// [`read_ranges`] handing each close to `out`, quote currency by quote currency, each
@@ -115,7 +145,7 @@ pub(crate) fn read_ranges_into(
     assets: &AssetTable,
     asset_id: i64,
     ranges: &[(i64, i64)],
-    out: &mut dyn FnMut(PriceRow),
+    out: &mut dyn CloseSink,
 ) -> PortResult<()> {
     let (Some(first), Some(last)) = (ranges.first(), ranges.last()) else {
         return Ok(());
@@ -147,19 +177,29 @@ pub(crate) fn read_ranges_into(
             if to < low || from > high {
                 continue;
             }
+            // The entries are sorted by day: the range is one run of them.
             let start = first_from(blob, from);
+            let end = first_from(blob, to.saturating_add(1)).max(start);
+            out.reserve(asset, end - start);
+            // Consecutive days are the common case: the next date is one step from the last
+            // rather than a conversion from the day number.
+            let mut previous: Option<(i64, Date)> = None;
             for entry in blob
-                .get(start * ENTRY..)
+                .get(start * ENTRY..end * ENTRY)
                 .unwrap_or_default()
                 .chunks_exact(ENTRY)
             {
                 let day = i64::from(entry_day(entry));
-                if day > to {
-                    break;
-                }
-                out(PriceRow {
+                let date = match previous {
+                    Some((last, date)) if day == last + 1 => {
+                        date.succ_opt().map_or_else(|| date_of(day), Ok)?
+                    }
+                    _ => date_of(day)?,
+                };
+                previous = Some((day, date));
+                out.push(PriceRow {
                     asset,
-                    date: date_of(day)?,
+                    date,
                     currency,
                     close: entry_close(entry),
                 });

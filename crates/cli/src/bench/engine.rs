@@ -176,7 +176,10 @@ pub(crate) fn phases(ledger: Option<&Path>, args: &PhasesArgs) -> Result<Outcome
     // Not on the report's path: what the valuation and analytics tools read in addition (on
     // their first call it is read while the engine runs; here alone, on one core).
     queries.derived_full()?;
-    mark("full market (every close; valuation tools only)", &mut marks);
+    mark(
+        "full market (every close; valuation tools only)",
+        &mut marks,
+    );
     let document = serde_json::json!({
         "phases": marks.iter().map(|(n, s)| serde_json::json!({"phase": n, "seconds": s})).collect::<Vec<_>>(),
         "jsonBytes": text.0,

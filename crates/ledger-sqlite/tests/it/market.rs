@@ -353,6 +353,26 @@ fn the_btc_series_round_trips() {
         "0.0487103725",
         "decimal text keeps every digit"
     );
+    // Decoded straight into a price table: every close found on its own date.
+    let mut builder = use_cases::ports::PriceTableBuilder::new();
+    ledger
+        .price_table_for(
+            &[asset("BTC")],
+            date("2010-01-01"),
+            date("2025-01-01"),
+            &mut builder,
+        )
+        .unwrap();
+    let table = builder.finish().unwrap();
+    let no_rates = core_domain::market::RateTable::new(Vec::new()).unwrap();
+    for row in &rows {
+        match table.lookup(asset("BTC"), row.date, &no_rates).unwrap() {
+            core_domain::market::PriceLookup::Found { price, .. } => {
+                assert_eq!((price.date, price.price), (row.date, row.close));
+            }
+            other => panic!("{}: {other:?}", row.date),
+        }
+    }
 }
 
 /// A price batch from a file of the given format.
