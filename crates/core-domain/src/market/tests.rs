@@ -337,3 +337,28 @@ fn join_equals_one_build_and_quote_currencies_are_in_candidate_order() {
     assert_eq!(joined.quote_currencies(), [a("EUR"), a("USD")]);
     assert!(PriceTable::default().quote_currencies().is_empty());
 }
+
+#[test]
+fn the_day_index_answers_as_a_search_over_the_points() {
+    // Gaps, two candidates on one day, a single point and a week-long run.
+    let rank = CurrencyRank::of(a("EUR")).expect("EUR ranks");
+    let day = |n: i64| d("2024-02-26") + chrono::Days::new(n.unsigned_abs());
+    for offsets in [
+        vec![0_i64],
+        vec![0, 1, 2, 3, 4, 5, 6],
+        vec![0, 3, 3, 9, 10, 40],
+    ] {
+        let points: Vec<PricePoint> = offsets.iter().map(|&n| (day(n), rank, x("1"))).collect();
+        let series = Series::new(points.clone());
+        for n in 0..=45 {
+            let at = day(n);
+            let expected = points.partition_point(|p| p.0 <= at);
+            assert_eq!(series.up_to(at).len(), expected, "{offsets:?} at {at}");
+        }
+        let before = d("2024-02-20");
+        assert!(
+            series.up_to(before).is_empty(),
+            "{offsets:?} before the first"
+        );
+    }
+}
