@@ -101,6 +101,9 @@ pub(crate) fn run(ledger: Option<&Path>, args: &EngineArgs) -> Result<Outcome> {
     let started = Instant::now();
     let mut derived = Derived::load(&store).context("cannot read the ledger")?;
     let load = started.elapsed().as_secs_f64();
+    // The passes read only the loaded ledger: the store closes, and with it the file's memory
+    // map (its pages counted in the resident size while mapped, ~240 MiB at 1M).
+    drop(store);
     // The timed passes compute their own output: the one the load computed would only double
     // the engine's share of the peak.
     derived.output = core_domain::engine::EngineOutput::default();

@@ -272,7 +272,10 @@ fn measure_engine(ledger: &Path, size: u64, runs: u32) -> Result<Vec<Figure>> {
     let mut load_figure = Figure::measured("ledger load (SQLite to memory)", size, &[load], "s");
     load_figure.note = Some("one run, in the engine process".to_owned());
     let mut peak_figure = Figure::measured("engine peak memory", size, &[peak], "MiB");
-    peak_figure.note = Some("VmHWM of the engine process, loaded ledger included".to_owned());
+    peak_figure.note = Some(
+        "VmHWM of the engine process, loaded ledger included (store closed after the load)"
+            .to_owned(),
+    );
     Ok(vec![
         Figure::measured("engine", size, &times, "s"),
         cpu_figure,
