@@ -425,9 +425,8 @@ impl PriceTableBuilder {
         Self::default()
     }
 
-    /// Room for `additional` more closes of `asset` (a store that knows a series' length
-    /// says so before pushing it: the asset's list then does not grow, and copy itself, as
-    /// the closes arrive).
+    /// Room for `additional` more closes of `asset`: a store that knows a series' length says
+    /// so before pushing it, and the asset's list is not grown (and copied) close by close.
     pub fn reserve(&mut self, asset: Asset, additional: usize) {
         let position = self.position(asset);
         if let Some(points) = self.points.get_mut(position) {

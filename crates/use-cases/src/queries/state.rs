@@ -725,6 +725,16 @@ impl Derived {
         scan.finish()
     }
 
+    /// What the IRPF computation reads of this state.
+    pub fn irpf_input(&self) -> IrpfInput<'_> {
+        IrpfInput {
+            engine_input: &self.input,
+            output: &self.output,
+            accounts: &self.accounts,
+            settings: &self.settings.irpf,
+        }
+    }
+
     /// The custody allocation over the whole ledger (built on first use).
     pub fn custody(&self) -> UseCaseResult<&CustodyOutput> {
         self.custody
@@ -758,12 +768,7 @@ impl Derived {
         if missing.is_empty() {
             return;
         }
-        let input = IrpfInput {
-            engine_input: &self.input,
-            output: &self.output,
-            accounts: &self.accounts,
-            settings: &self.settings.irpf,
-        };
+        let input = self.irpf_input();
         let mut built: Vec<IrpfYearReport> = Vec::with_capacity(missing.len());
         let mut keep = |report| built.push(report);
         let reports = if custody && self.custody.get().is_none() {

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use core_domain::compare::{CompletenessStatus, TaxYearSide, compare_tax_summaries};
 use core_domain::irpf::report::{AuditRow, IrpfYearReport};
 use core_domain::irpf::year_end::{CustodianHoldings, YearEndHoldings, YearEndSnapshot};
-use core_domain::irpf::{IrpfComputation, IrpfInput, Summary};
+use core_domain::irpf::{IrpfComputation, Summary};
 use core_domain::market::PriceLookup;
 use core_domain::{Asset, Date};
 use rust_decimal::Decimal;
@@ -65,12 +65,7 @@ fn compute_year_report(
     year: i32,
     with_holdings: bool,
 ) -> UseCaseResult<IrpfYearReport> {
-    let comp = IrpfComputation::new(IrpfInput {
-        engine_input: &derived.input,
-        output: &derived.output,
-        accounts: &derived.accounts,
-        settings: &derived.settings.irpf,
-    })?;
+    let comp = IrpfComputation::new(derived.irpf_input())?;
     if with_holdings {
         let snapshots = YearEndSnapshot::walk(
             year,
