@@ -374,10 +374,27 @@ impl PriceTable {
     /// the close before dividing by the rate, so it never needs `close ÷ rate` (a full
     /// 28-digit division per lookup).
     pub(crate) fn lookup_raw(&self, asset: Asset, d: Date, rates: &RateTable) -> RawLookup {
-        let Ok(index) = self.assets.binary_search(&asset) else {
-            return RawLookup::MissingPrice;
-        };
-        let Some(series) = self.series.get(index) else {
+        self.lookup_raw_in(self.series_of(asset), d, rates)
+    }
+
+    /// The position of `asset`'s series (`None`: the table has no close of it), for
+    /// [`PriceTable::lookup_raw_in`]: a caller that looks one asset up on many dates searches
+    /// the assets once.
+    pub(crate) fn series_of(&self, asset: Asset) -> Option<u32> {
+        self.assets
+            .binary_search(&asset)
+            .ok()
+            .and_then(|index| u32::try_from(index).ok())
+    }
+
+    /// [`PriceTable::lookup_raw`] in the series at `series` ([`PriceTable::series_of`]).
+    pub(crate) fn lookup_raw_in(
+        &self,
+        series: Option<u32>,
+        d: Date,
+        rates: &RateTable,
+    ) -> RawLookup {
+        let Some(series) = series.and_then(|index| self.series.get(index as usize)) else {
             return RawLookup::MissingPrice;
         };
         pick(series.up_to(d), PriceWindow::of(d), rates)
