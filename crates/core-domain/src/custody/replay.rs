@@ -310,6 +310,8 @@ const DENSE_ACCOUNT_IDS: u32 = 1 << 20;
 #[derive(Default)]
 struct SlotTable {
     assets: FastMap<Asset, u32>,
+    /// The asset of each dense number (the placements and disposals carry the number only).
+    symbols: Vec<Asset>,
     rows: Vec<Vec<u32>>,
     account_cols: Vec<u32>,
     other_accounts: FastMap<AccountId, u32>,
@@ -324,8 +326,14 @@ impl SlotTable {
         let id = *self.assets.entry(asset).or_insert(next);
         if id == next {
             self.rows.push(Vec::new());
+            self.symbols.push(asset);
         }
         id
+    }
+
+    /// The asset numbered `id` by [`SlotTable::asset`].
+    fn symbol(&self, id: u32) -> Option<Asset> {
+        self.symbols.get(id as usize).copied()
     }
 
     /// [`SlotTable::asset`], skipping the lookup when `asset` is the `previous` one (records
@@ -366,12 +374,12 @@ impl SlotTable {
     }
 }
 
-/// A lot's placement: its piece rank, account, asset and quantity.
+/// A lot's placement: its piece rank, account, asset (by its dense number: 28 bytes a record
+/// where the 21-byte symbol made 52, and the replay reads one per lot) and quantity.
 struct Placement {
     rank: u32,
     account: AccountId,
     asset_id: u32,
-    asset: Asset,
     quantity: Decimal,
 }
 
@@ -387,12 +395,11 @@ struct State {
     relocation_counts: Vec<u32>,
 }
 
-/// A disposal leg's account, asset (with its dense number) and quantity.
+/// A disposal leg's account, asset (by its dense number, as in [`Placement`]) and quantity.
 struct Disposal {
     leg: DisposalLeg,
     account: AccountId,
     asset_id: u32,
-    asset: Asset,
     quantity: Decimal,
 }
 
@@ -415,7 +422,6 @@ impl State {
                     rank,
                     account: lot.account_id,
                     asset_id,
-                    asset: lot.asset,
                     quantity: lot.original_quantity,
                 }
             })
@@ -432,7 +438,6 @@ impl State {
                     leg: op.leg,
                     account: op.account_id,
                     asset_id,
-                    asset: op.asset,
                     quantity: op.quantity,
                 }
             })
@@ -456,6 +461,13 @@ impl State {
     fn slot(&mut self, location: Location, asset: Asset) -> usize {
         let asset_id = self.table.asset(asset);
         self.slot_at(location, asset, asset_id)
+    }
+
+    /// The slot of `(account, asset)` where `asset_id` is the asset's dense number (from
+    /// [`SlotTable::asset`], so it always names one).
+    fn account_slot(&mut self, account: AccountId, asset_id: u32) -> Option<usize> {
+        let asset = self.table.symbol(asset_id)?;
+        Some(self.slot_at(Location::Account(account), asset, asset_id))
     }
 
     /// The slot of `(location, asset)` where `asset_id` is the asset's dense number.
@@ -571,14 +583,15 @@ impl State {
             rank,
             account,
             asset_id,
-            asset,
             quantity,
         }) = self.placements.get(lot as usize)
         else {
             return Ok(());
         };
-        let s = self.slot_at(Location::Account(account), asset, asset_id);
-        let Some(slot) = self.slots.get_mut(s) else {
+        let Some(slot) = self
+            .account_slot(account, asset_id)
+            .and_then(|s| self.slots.get_mut(s))
+        else {
             return Ok(());
         };
         slot.ledger = num::add(slot.ledger, quantity, CONTEXT)?;
@@ -592,7 +605,6 @@ impl State {
             leg,
             account,
             asset_id,
-            asset,
             quantity,
         }) = self.disposals.get(op as usize)
         else {
@@ -601,7 +613,9 @@ impl State {
         if (leg == DisposalLeg::Fee) != fees {
             return Ok(None);
         }
-        let s = self.slot_at(Location::Account(account), asset, asset_id);
+        let Some(s) = self.account_slot(account, asset_id) else {
+            return Ok(None);
+        };
         self.take(s, quantity, false)?;
         Ok(Some(leg))
     }
