@@ -126,5 +126,44 @@ impl std::fmt::Display for Asset {
     }
 }
 
+/// A three-letter symbol in three bytes: the quote currency of a price detail, which every
+/// market-valued lot, disposal and valued row copies (an [`Asset`] is 21 bytes). Fiat codes
+/// are three letters, so every quote currency has one.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CurrencyCode([u8; 3]);
+
+impl CurrencyCode {
+    /// The code of a three-byte symbol (`None` for any other length).
+    pub fn of(asset: Asset) -> Option<Self> {
+        let code: [u8; 3] = asset.as_str().as_bytes().try_into().ok()?;
+        Some(Self(code))
+    }
+
+    /// The symbol as an [`Asset`].
+    pub fn asset(self) -> Asset {
+        let mut bytes = [0u8; MAX_LEN];
+        if let Some(head) = bytes.get_mut(..3) {
+            head.copy_from_slice(&self.0);
+        }
+        // Built only from a valid three-byte symbol, so it is one.
+        Asset {
+            len: NonZeroU8::MIN.saturating_add(2),
+            bytes,
+        }
+    }
+}
+
+impl std::fmt::Debug for CurrencyCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.asset(), f)
+    }
+}
+
+impl std::fmt::Display for CurrencyCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.asset(), f)
+    }
+}
+
 #[cfg(test)]
 mod tests;

@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use shared_types::QualityFlag;
 
 use crate::asset::Asset;
+use crate::asset::CurrencyCode;
 use crate::engine::{FxDetail, PriceDetail};
 use crate::error::{DomainError, DomainResult};
 use crate::num;
@@ -602,6 +603,10 @@ fn pick(points: &[PricePoint], window: PriceWindow, rates: &RateTable) -> RawLoo
                 Some(fx) => Some(fx),
                 None => continue,
             }
+        };
+        // Quote currencies are fiat codes, three letters each.
+        let Some(currency) = CurrencyCode::of(currency) else {
+            continue;
         };
         return RawLookup::Found {
             price: PriceDetail {

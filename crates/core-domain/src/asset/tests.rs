@@ -1,4 +1,4 @@
-use super::Asset;
+use super::{Asset, CurrencyCode};
 
 #[test]
 fn symbols_are_validated_and_ordered_by_bytes() {
@@ -26,4 +26,24 @@ fn optional_assets_and_row_sides_cost_no_extra_bytes() {
     // Rows are the largest part of a loaded ledger: a field that makes them grow should be
     // a decision, not an accident.
     assert!(size_of::<SpotRow>() <= 240, "{}", size_of::<SpotRow>());
+}
+
+#[test]
+fn a_currency_code_is_its_three_letter_symbol() {
+    for code in shared_types::FIAT_CODES {
+        let asset = Asset::new(code).unwrap();
+        let compact = CurrencyCode::of(asset).unwrap();
+        assert_eq!(compact.asset(), asset);
+        assert_eq!(compact.to_string(), *code);
+        assert_eq!(format!("{compact:?}"), format!("{asset:?}"));
+    }
+    let (eur, usd) = (Asset::new("EUR").unwrap(), Asset::new("USD").unwrap());
+    assert!(CurrencyCode::of(eur) < CurrencyCode::of(usd));
+    assert_eq!(
+        CurrencyCode::of(Asset::new("BTC").unwrap()).map(CurrencyCode::asset),
+        Some(Asset::new("BTC").unwrap())
+    );
+    assert_eq!(CurrencyCode::of(Asset::new("USDT").unwrap()), None);
+    assert_eq!(CurrencyCode::of(Asset::new("EU").unwrap()), None);
+    assert_eq!(std::mem::size_of::<CurrencyCode>(), 3);
 }

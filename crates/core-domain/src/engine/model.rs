@@ -3,7 +3,7 @@
 use rust_decimal::Decimal;
 use shared_types::{FuturesKind, QualityFlag, SpotTxType};
 
-use crate::asset::Asset;
+use crate::asset::{Asset, CurrencyCode};
 use crate::ledger::{AccountId, FuturesRow, RowKey, SpotRow, StatedAmount};
 use crate::time::{Date, Instant};
 
@@ -161,8 +161,8 @@ pub struct FxDetail {
 pub struct PriceDetail {
     /// The close.
     pub price: Decimal,
-    /// Its fiat currency.
-    pub currency: Asset,
+    /// Its fiat currency (three bytes: the detail is copied into every market-valued record).
+    pub currency: CurrencyCode,
     /// The price row's date.
     pub date: Date,
 }

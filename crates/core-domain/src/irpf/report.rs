@@ -16,7 +16,7 @@ use super::compensation::{CarryAmount, CarryRemaining, CarryUse, YearCompensatio
 use super::modelo100::{Modelo100, build_modelo100};
 use super::scale::{BracketTax, savings_tax};
 use super::year_end::YearEndHoldings;
-use crate::asset::Asset;
+use crate::asset::{Asset, CurrencyCode};
 use crate::compare::CompletenessStatus;
 use crate::engine::{
     Clave, DisposalLeg, FlagSet, IncomeBucket, Operation, Provenance, Slice, SwapWinner, Valued,
@@ -390,7 +390,7 @@ pub struct AuditRow {
     /// Price of a market transmission value.
     pub price: Option<Decimal>,
     /// Its currency.
-    pub price_currency: Option<Asset>,
+    pub price_currency: Option<CurrencyCode>,
     /// Its date.
     pub price_date: Option<Date>,
     /// ECB rate applied.

@@ -106,7 +106,7 @@ fn price_candidates_newest_first_then_eur_usd_alphabetical() {
     // operation's date (04-09 → 1.0915 of 04-06) converts.
     match prices.lookup(a("ETH"), d("2023-04-09"), &table).unwrap() {
         PriceLookup::Found { price, fx, .. } => {
-            assert_eq!(price.currency, a("USD"));
+            assert_eq!(price.currency.asset(), a("USD"));
             assert_eq!(price.date, d("2023-04-08"));
             assert_eq!(fx.unwrap().rate_date, d("2023-04-06"));
         }
