@@ -47,3 +47,16 @@ fn a_currency_code_is_its_three_letter_symbol() {
     assert_eq!(CurrencyCode::of(Asset::new("EU").unwrap()), None);
     assert_eq!(std::mem::size_of::<CurrencyCode>(), 3);
 }
+
+#[test]
+fn fiat_is_exactly_the_closed_list_of_codes() {
+    for code in shared_types::FIAT_CODES {
+        assert!(Asset::new(code).unwrap().is_fiat(), "{code}");
+    }
+    for symbol in [
+        "BTC", "ETH", "EU", "EURO", "USDT", "USDC", "EUR.", "ZAS", "AAA", "ZZZ", "1INCH", "E",
+    ] {
+        assert!(!Asset::new(symbol).unwrap().is_fiat(), "{symbol}");
+    }
+    assert_eq!(shared_types::FIAT_CODES.len(), 42);
+}
