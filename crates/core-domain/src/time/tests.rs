@@ -116,3 +116,23 @@ fn format_date_pads_and_falls_back() {
         "2025-01-02T03:04:05.12Z"
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2048, ..Default::default() })]
+
+    /// The switch table answers as the calendar does, at any instant and around every switch
+    /// (one second either side), inside the table's years and outside them.
+    #[test]
+    fn the_summer_switch_table_equals_the_calendar(
+        nanos in proptest::prelude::any::<i64>(),
+        year in 1890_i32..2210,
+        october in proptest::prelude::any::<bool>(),
+        nudge in -1_i64..=1,
+    ) {
+        let at = Instant::from_unix_nanos(nanos);
+        proptest::prop_assert_eq!(is_summer(at), is_summer_computed(at));
+        let switch = if october { summer_end(year) } else { summer_start(year) };
+        let near = Instant::from_unix_nanos((switch + nudge) * NANOS_PER_SECOND);
+        proptest::prop_assert_eq!(is_summer(near), is_summer_computed(near));
+    }
+}
