@@ -165,7 +165,11 @@ pub struct CurrencyCode([u8; 3]);
 impl CurrencyCode {
     /// The code of a three-byte symbol (`None` for any other length).
     pub fn of(asset: Asset) -> Option<Self> {
-        let code: [u8; 3] = asset.as_str().as_bytes().try_into().ok()?;
+        // The inline bytes directly: a valued price converts its quote on every lookup.
+        if asset.len.get() != 3 {
+            return None;
+        }
+        let code: [u8; 3] = asset.bytes.get(..3)?.try_into().ok()?;
         Some(Self(code))
     }
 

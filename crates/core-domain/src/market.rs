@@ -6,8 +6,7 @@
 use rust_decimal::Decimal;
 use shared_types::QualityFlag;
 
-use crate::asset::Asset;
-use crate::asset::CurrencyCode;
+use crate::asset::{Asset, CurrencyCode};
 use crate::engine::{FxDetail, PriceDetail};
 use crate::error::{DomainError, DomainResult};
 use crate::num;
