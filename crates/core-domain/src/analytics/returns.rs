@@ -7,6 +7,7 @@
 //! of its in-leg. A disposal that was partly uncovered flows only its covered share: the
 //! uncovered coins were never part of `q_a`, and counting them would show a sale as a gain.
 
+use chrono::Datelike as _;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
@@ -16,7 +17,7 @@ use crate::error::DomainResult;
 use crate::ledger::{AssetAmount, TxType};
 use crate::num;
 use crate::time::Date;
-use crate::valuation::{market_value, value_row};
+use crate::valuation::{Prices, market_value, value_row_with};
 
 use super::AnalyticsContext;
 
@@ -45,9 +46,10 @@ pub struct RawFlow {
 
 /// BUY fiscal date and consideration before fees. Without a fee the lot's acquisition value is
 /// exactly the consideration (§8.4 adds only fees), so the engine's lot is read; with a fee the
-/// row is valued again by [`value_row`].
+/// row is valued again by [`crate::valuation::value_row`].
 fn buy_consideration(
     ctx: &AnalyticsContext<'_>,
+    prices: &mut Prices<'_>,
     row_index: u32,
     row: &crate::engine::EffectiveRow,
 ) -> DomainResult<(Date, Option<Decimal>)> {
@@ -61,7 +63,7 @@ fn buy_consideration(
         return Ok((lot.acquired_on, lot.acquisition_value));
     }
     let date = ctx.timezone.fiscal_date(row.row.instant);
-    let values = value_row(row, date, ctx.market)?;
+    let values = value_row_with(row, date, prices)?;
     Ok((date, values.principal.and_then(|v| v.amount())))
 }
 
@@ -104,13 +106,14 @@ pub fn raw_flows(ctx: &AnalyticsContext<'_>) -> DomainResult<Vec<RawFlow>> {
             });
         }
     };
-    // BUY from the rows.
+    // BUY from the rows (in ledger order: one price memo answers a day's repeated assets).
+    let mut prices = Prices::new(ctx.market);
     for (index, row) in ctx.input.rows.iter().enumerate() {
         if row.row.tx_type != TxType::Spot(SpotTxType::Buy) {
             continue;
         }
         if let Some(inflow) = row.row.inflow {
-            let (date, amount) = buy_consideration(ctx, index as u32, row)?;
+            let (date, amount) = buy_consideration(ctx, &mut prices, index as u32, row)?;
             push(date, inflow.asset, amount);
         }
     }
@@ -167,7 +170,7 @@ pub fn index_flows(
     raw: &[RawFlow],
     index_of: &dyn Fn(Asset) -> Option<u32>,
 ) -> DomainResult<Vec<Flow>> {
-    let mut indexed: Vec<Flow> = raw
+    let indexed: Vec<Flow> = raw
         .iter()
         .filter_map(|f| {
             index_of(f.asset).map(|asset| Flow {
@@ -177,9 +180,20 @@ pub fn index_flows(
             })
         })
         .collect();
-    indexed.sort_by_key(|f| (f.date, f.asset));
+    // Ordered by `(date, asset)` and, among equal keys, by position: the stable order, so
+    // each merged amount adds its flows in list order. Sorting one word and a position per
+    // flow beats a stable sort of the flows themselves.
+    let mut order: Vec<(u64, u32)> = indexed
+        .iter()
+        .enumerate()
+        .map(|(position, flow)| (flow_key(flow), position as u32))
+        .collect();
+    order.sort_unstable();
     let mut merged: Vec<Flow> = Vec::with_capacity(indexed.len());
-    for flow in indexed {
+    for &(_, position) in &order {
+        let Some(&flow) = indexed.get(position as usize) else {
+            continue;
+        };
         match merged.last_mut() {
             Some(last) if last.date == flow.date && last.asset == flow.asset => {
                 last.amount = match (last.amount, flow.amount) {
@@ -191,6 +205,13 @@ pub fn index_flows(
         }
     }
     Ok(merged)
+}
+
+/// A word ordered as `(date, asset)`: the date's day number (offset to be non-negative) above
+/// the asset index.
+fn flow_key(flow: &Flow) -> u64 {
+    let day = i64::from(flow.date.num_days_from_ce()) - i64::from(i32::MIN);
+    (u64::try_from(day).unwrap_or(0) << 32) | u64::from(flow.asset)
 }
 
 /// The flows of the ledger, aggregated per `(date, asset)` and sorted by it. `index_of` maps an

@@ -1,10 +1,9 @@
 //! Daily holdings, values, returns, the return index and drawdowns (`domain.md` §11.1, §11.3).
 
-use std::collections::{HashMap, HashSet};
-
 use rust_decimal::Decimal;
 
 use crate::asset::Asset;
+use crate::custody::fast_hash::{FastMap, FastSet};
 use crate::error::DomainResult;
 use crate::market::{PriceCursor, PriceLookup, PriceWindow};
 use crate::num;
@@ -298,16 +297,32 @@ fn day_return(
     )
 }
 
-/// Position of each asset in the sorted asset list.
-type AssetPositions = HashMap<Asset, u32>; // tidy:hash-ok: lookup only, never iterated
+/// Position of each asset in the sorted asset list (a word hash: probed once per lot, slice
+/// and flow).
+type AssetPositions = FastMap<Asset, u32>;
 
-/// The distinct assets of the lots, in symbol order (through a hash set: its order never
-/// reaches output).
+/// The distinct assets of the lots, in symbol order. The engine lists lots by asset, so the
+/// first lot of each run of one asset is enough; sorting and deduplicating those keeps any
+/// other order correct too.
 fn lot_assets(ctx: &AnalyticsContext<'_>) -> Vec<Asset> {
-    let distinct: HashSet<Asset> = ctx.output.lots.iter().map(|l| l.asset).collect(); // tidy:hash-ok: sorted right below
-    let mut assets: Vec<Asset> = distinct.into_iter().collect();
+    let mut assets: Vec<Asset> = Vec::new();
+    for lot in &ctx.output.lots {
+        if assets.last() != Some(&lot.asset) {
+            assets.push(lot.asset);
+        }
+    }
     assets.sort_unstable();
+    assets.dedup();
     assets
+}
+
+/// Each asset's position in `assets`.
+fn positions(assets: &[Asset]) -> AssetPositions {
+    assets
+        .iter()
+        .enumerate()
+        .map(|(i, asset)| (*asset, i as u32))
+        .collect()
 }
 
 /// [`quantity_deltas`] indexed by position in `lot_assets` (sorted): every delta's asset is a
@@ -316,26 +331,17 @@ fn lot_quantity_deltas(
     ctx: &AnalyticsContext<'_>,
     lot_assets: &[Asset],
 ) -> (Vec<(Date, u32, Decimal)>, Option<Date>) {
-    let index_of = |asset: Asset| {
-        lot_assets
-            .binary_search(&asset)
-            .ok()
-            .and_then(|i| u32::try_from(i).ok())
-    };
-    quantity_deltas(ctx, &index_of)
+    let position = positions(lot_assets);
+    quantity_deltas(ctx, &|asset: Asset| position.get(&asset).copied())
 }
 
 /// The series' assets (`lot_assets` and the flows'), in symbol order, and each one's position.
 fn asset_index(lot_assets: &[Asset], raw: &[RawFlow]) -> (Vec<Asset>, AssetPositions) {
-    let mut distinct: HashSet<Asset> = raw.iter().map(|f| f.asset).collect(); // tidy:hash-ok: sorted right below
+    let mut distinct: FastSet<Asset> = raw.iter().map(|f| f.asset).collect();
     distinct.extend(lot_assets.iter().copied());
     let mut assets: Vec<Asset> = distinct.into_iter().collect();
     assets.sort_unstable();
-    let position = assets
-        .iter()
-        .enumerate()
-        .map(|(i, asset)| (*asset, i as u32))
-        .collect();
+    let position = positions(&assets);
     (assets, position)
 }
 
