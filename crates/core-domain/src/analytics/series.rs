@@ -12,7 +12,8 @@ use crate::time::Date;
 use super::returns::{Flow, RawFlow, daily_return, index_flows, raw_flows};
 use super::{AnalyticsContext, UnvaluedReason};
 
-/// One fiscal date of the series (EUR, exact).
+/// One fiscal date of the series (EUR, unrounded: each `V_a(d)` is an exact product, and their
+/// sum keeps rust_decimal's 28 significant digits, rounding only past 96 bits of mantissa).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DayPoint {
     /// The fiscal date.
