@@ -11,7 +11,6 @@
 //! piece orders by the lot's rank in `(asset, queue_key)` order, so no string is touched while
 //! replaying.
 
-pub(crate) mod fast_hash;
 mod movements;
 mod replay;
 

@@ -8,9 +8,9 @@ use rust_decimal::Decimal;
 use shared_types::{QualityFlag, SpotTxType};
 
 use crate::asset::Asset;
-use crate::custody::fast_hash::FastMap;
 use crate::engine::{EffectiveRow, FlagSet, Provenance, Valued};
 use crate::error::DomainResult;
+use crate::fast_hash::FastMap;
 use crate::ledger::{AssetAmount, StatedAmount, TxType};
 use crate::market::{Market, RawLookup};
 use crate::num;

@@ -3,8 +3,8 @@
 use rust_decimal::Decimal;
 
 use crate::asset::Asset;
-use crate::custody::fast_hash::{FastMap, FastSet};
 use crate::error::DomainResult;
+use crate::fast_hash::{FastMap, FastSet};
 use crate::market::{PriceCursor, PriceLookup, PriceWindow};
 use crate::num;
 use crate::time::Date;

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use super::fast_hash::FastMap;
 use super::{Location, Movement, MovementBasis, MovementPart};
 use crate::asset::Asset;
 use crate::engine::EffectiveRow;
 use crate::error::{DomainError, DomainResult};
+use crate::fast_hash::FastMap;
 use crate::ledger::{Account, AssetAmount, RowKey, TxType};
 use crate::num;
 use crate::overrides::{Counterparty, CustodyLink};

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use rust_decimal::Decimal;
 
-use super::fast_hash::{FastMap, FastSet};
 use super::movements::{ledger_order, resolve_movements};
 use super::{
     CustodyBalance, CustodyOutput, HoldingsAt, Location, LocationRow, LotRemaining, Movement,
@@ -14,6 +13,7 @@ use super::{
 use crate::asset::Asset;
 use crate::engine::{DisposalLeg, EngineInput, EngineOutput, LotId};
 use crate::error::DomainResult;
+use crate::fast_hash::{FastMap, FastSet};
 use crate::ledger::{Account, AccountId};
 use crate::num;
 use crate::overrides::CustodyLink;

@@ -7,9 +7,9 @@ use super::IrpfComputation;
 use super::classification::Base;
 use super::report::{ContractResult, Derivatives, Income};
 use crate::asset::Asset;
-use crate::custody::fast_hash::FastMap;
 use crate::engine::{Clave, IncomeBucket};
 use crate::error::DomainResult;
+use crate::fast_hash::FastMap;
 use crate::num;
 
 /// GAIN (result ≥ 0) or LOSS.

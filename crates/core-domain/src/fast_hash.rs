@@ -1,6 +1,7 @@
-//! A small multiplicative hasher for the replay's lookup tables (keys are a few machine words;
-//! SipHash's DoS resistance buys nothing here). Tables built with it are only ever probed, never
-//! iterated into an output, so outputs stay deterministic.
+//! A small multiplicative hasher for the engine's lookup tables (custody, the valuation memo,
+//! Modelo 100 groups, the series' asset positions: keys are a few machine words, and SipHash's
+//! DoS resistance buys nothing here). Tables built with it are probed, or iterated only to be
+//! sorted, so their order never reaches an output.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
