@@ -228,7 +228,7 @@ pub(crate) fn import_prices(
 ) -> FileReport {
     let mut report = FileReport::new(name, "prices");
     let progress = Progress::start(name, bytes);
-    let parsed = importers::prices::parse(file_name, bytes, options);
+    let mut parsed = importers::prices::parse(file_name, bytes, options);
     report.format = parsed.format.map(|f| f.id().to_owned());
     report.rows_read = parsed.rows_read;
     report.invalid_rows = parsed.invalid_rows;
@@ -259,34 +259,40 @@ pub(crate) fn import_prices(
         Some(PriceFormat::KrakenOhlcvt) => (5, "close"),
         Some(PriceFormat::Daily) | None => (3, "close"),
     };
+    // The closes move into the batch; their lines stay aside for the conflicts the store
+    // reports (a file of millions of closes would otherwise be held twice).
+    let (rows, lines): (Vec<PriceRow>, Vec<u64>) = std::mem::take(&mut parsed.prices)
+        .into_iter()
+        .map(|p| {
+            let row = PriceRow {
+                asset: p.asset,
+                date: p.date,
+                close: p.close,
+                currency: p.currency,
+            };
+            (row, p.line)
+        })
+        .unzip();
+    let batch = PriceBatch {
+        log: log(name, bytes, &format, options_used, parsed.rows_read),
+        rows,
+        on_conflict: policy(args.replace, args.skip_invalid),
+        mode: write_mode(args.dry_run),
+    };
     // Built only for the conflicts the store reports: a file of millions of closes would
     // otherwise allocate two strings per close.
     let position = |index: usize| {
-        parsed
-            .prices
+        batch
+            .rows
             .get(index)
-            .map(|p| Position {
-                line: p.line,
+            .zip(lines.get(index))
+            .map(|(p, line)| Position {
+                line: *line,
                 column,
                 header: header.to_owned(),
                 key: format!("{} {} {}", p.asset, p.currency, p.date),
             })
             .unwrap_or_default()
-    };
-    let batch = PriceBatch {
-        log: log(name, bytes, &format, options_used, parsed.rows_read),
-        rows: parsed
-            .prices
-            .iter()
-            .map(|p| PriceRow {
-                asset: p.asset,
-                date: p.date,
-                close: p.close,
-                currency: p.currency,
-            })
-            .collect(),
-        on_conflict: policy(args.replace, args.skip_invalid),
-        mode: write_mode(args.dry_run),
     };
     let outcome = store.write_prices(&batch);
     progress.finish();

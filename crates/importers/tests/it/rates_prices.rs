@@ -184,6 +184,48 @@ fn series_sample_and_ac52() {
 }
 
 #[test]
+fn price_duplicates_and_the_days_latest_valid_close() {
+    let o = PriceOptions {
+        symbol: Some("BTC".to_owned()),
+        currency: Some("EUR".to_owned()),
+        format: None,
+    };
+    let file = b"timestamp,price\n\
+2025-01-13T09:00:00Z,90000\n\
+2025-01-13T21:00:00Z,91000\n\
+2025-01-13T09:00:00Z,90000\n\
+2025-01-14T10:00:00Z,92000\n\
+2025-01-14T10:00:00Z,92500\n\
+2025-01-14T08:00:00Z,91500\n\
+2025-01-12T10:00:00Z,89000\n";
+    let r = prices::parse("s.csv", file, &o);
+    let findings: Vec<String> = r.findings.iter().map(|f| f.render("s.csv")).collect();
+    assert_eq!(
+        findings,
+        [
+            "s.csv:4:2: warning[duplicate-key] column \"price\": same value as line 2; counted once",
+            "s.csv:5:2: error[duplicate-key] column \"price\": BTC/EUR 2025-01-14T10:00:00Z already appears on line 6 with another value",
+            "s.csv:6:2: error[duplicate-key] column \"price\": BTC/EUR 2025-01-14T10:00:00Z already appears on line 5 with another value",
+        ]
+    );
+    assert_eq!(r.invalid_rows, 2);
+    // The two conflicting lines are dropped; 2025-01-14 keeps its valid 08:00 close, and each
+    // day its latest instant.
+    assert_eq!(
+        price_lines(&r),
+        [
+            "BTC/EUR 2025-01-12 89000",
+            "BTC/EUR 2025-01-13 91000",
+            "BTC/EUR 2025-01-14 91500",
+        ]
+    );
+    assert_eq!(
+        r.prices.iter().map(|p| p.line).collect::<Vec<_>>(),
+        [8, 3, 7]
+    );
+}
+
+#[test]
 fn ac52_full_btc_series() {
     let Some(dir) = shared_data() else { return };
     let path = dir.join("prices/btc-eur-daily.csv");
