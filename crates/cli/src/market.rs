@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::Result;
 use clap::Args;
 use core_domain::Asset;
-use core_domain::market::{PriceRow, RateRow};
+use core_domain::market::RateRow;
 use importers::prices::{PriceFormat, PriceOptions};
 use use_cases::ports::{
     ConflictPolicy, LedgerWrite, MarketOutcome, NewImportLog, PriceBatch, RateBatch,
@@ -259,20 +259,10 @@ pub(crate) fn import_prices(
         Some(PriceFormat::KrakenOhlcvt) => (5, "close"),
         Some(PriceFormat::Daily) | None => (3, "close"),
     };
-    // The closes move into the batch; their lines stay aside for the conflicts the store
-    // reports (a file of millions of closes would otherwise be held twice).
-    let (rows, lines): (Vec<PriceRow>, Vec<u64>) = std::mem::take(&mut parsed.prices)
-        .into_iter()
-        .map(|p| {
-            let row = PriceRow {
-                asset: p.asset,
-                date: p.date,
-                close: p.close,
-                currency: p.currency,
-            };
-            (row, p.line)
-        })
-        .unzip();
+    // The closes move into the batch as parsed; their lines stay aside for the conflicts the
+    // store reports.
+    let rows = std::mem::take(&mut parsed.prices);
+    let lines = std::mem::take(&mut parsed.lines);
     let batch = PriceBatch {
         log: log(name, bytes, &format, options_used, parsed.rows_read),
         rows,

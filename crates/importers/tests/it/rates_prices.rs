@@ -219,10 +219,7 @@ fn price_duplicates_and_the_days_latest_valid_close() {
             "BTC/EUR 2025-01-14 91500",
         ]
     );
-    assert_eq!(
-        r.prices.iter().map(|p| p.line).collect::<Vec<_>>(),
-        [8, 3, 7]
-    );
+    assert_eq!(r.lines, [8, 3, 7]);
 }
 
 #[test]

@@ -103,11 +103,11 @@ fn price_examples() {
         };
         let r = prices::parse(&name, &std::fs::read(path).unwrap(), &options);
         let mut s = format!("format: {:?}\n", r.format);
-        for p in &r.prices {
+        for (p, line) in r.prices.iter().zip(&r.lines) {
             let _ = writeln!(
                 s,
-                "{}/{} {} {} (line {})",
-                p.asset, p.currency, p.date, p.close, p.line
+                "{}/{} {} {} (line {line})",
+                p.asset, p.currency, p.date, p.close
             );
         }
         let _ = writeln!(s, "findings: {}", r.findings.len());
