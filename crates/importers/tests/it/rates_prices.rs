@@ -115,6 +115,15 @@ fn price_lines(r: &prices::PricesResult) -> Vec<String> {
         .collect()
 }
 
+/// The options of a BTC/EUR `timestamp,price` series (`--symbol BTC --currency EUR`).
+fn btc_eur() -> PriceOptions {
+    PriceOptions {
+        symbol: Some("BTC".to_owned()),
+        currency: Some("EUR".to_owned()),
+        format: None,
+    }
+}
+
 #[test]
 fn ac53_daily_sample() {
     let r = prices::parse(
@@ -146,11 +155,7 @@ fn ac53_daily_sample() {
 
 #[test]
 fn series_sample_and_ac52() {
-    let o = PriceOptions {
-        symbol: Some("BTC".to_owned()),
-        currency: Some("EUR".to_owned()),
-        format: None,
-    };
+    let o = btc_eur();
     let r = prices::parse("series-sample.csv", &data("prices/series-sample.csv"), &o);
     assert_eq!(
         price_lines(&r),
@@ -185,11 +190,7 @@ fn series_sample_and_ac52() {
 
 #[test]
 fn price_duplicates_and_the_days_latest_valid_close() {
-    let o = PriceOptions {
-        symbol: Some("BTC".to_owned()),
-        currency: Some("EUR".to_owned()),
-        format: None,
-    };
+    let o = btc_eur();
     let file = b"timestamp,price\n\
 2025-01-13T09:00:00Z,90000\n\
 2025-01-13T21:00:00Z,91000\n\
@@ -230,11 +231,7 @@ fn ac52_full_btc_series() {
         println!("skipped: {} is absent", path.display());
         return;
     };
-    let o = PriceOptions {
-        symbol: Some("BTC".to_owned()),
-        currency: Some("EUR".to_owned()),
-        format: None,
-    };
+    let o = btc_eur();
     let r = prices::parse("btc-eur-daily.csv", &bytes, &o);
     assert!(
         r.findings.is_empty(),
