@@ -5,6 +5,7 @@ pub(crate) mod generator;
 pub(crate) mod run;
 pub(crate) mod tools;
 
+use crate::output::{diag, outln};
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -155,9 +156,9 @@ fn run_gen(json: bool, args: &GenArgs) -> Result<Outcome> {
             "rateRows": summary.rate_rows,
             "files": summary.files,
         });
-        println!("{}", serde_json::to_string_pretty(&document)?);
+        outln!("{}", serde_json::to_string_pretty(&document)?);
     } else {
-        println!(
+        outln!(
             "{} transactions over {} accounts and {} assets ({} buys, {} swaps, {} sales, {} \
              transfer legs, {} income, {} uncovered disposals, {} dust, {} same-timestamp)",
             summary.transactions,
@@ -172,7 +173,7 @@ fn run_gen(json: bool, args: &GenArgs) -> Result<Outcome> {
             summary.dust,
             summary.same_timestamp,
         );
-        println!(
+        outln!(
             "{} price rows, {} rate rows; files in {}: {}",
             summary.price_rows,
             summary.rate_rows,
@@ -180,7 +181,7 @@ fn run_gen(json: bool, args: &GenArgs) -> Result<Outcome> {
             summary.files.join(", ")
         );
     }
-    eprintln!("generated in {:.1} s", started.elapsed().as_secs_f64());
+    diag!("generated in {:.1} s", started.elapsed().as_secs_f64());
     Ok(Outcome::Success)
 }
 
@@ -201,7 +202,7 @@ pub(crate) const CPU_PREFIX: &str = "cartera-bench-cpu-seconds ";
 )]
 pub(crate) fn report_peak_if_asked() {
     if std::env::var_os(PEAK_VARIABLE).is_some() {
-        eprintln!("{PEAK_PREFIX}{}", engine::peak_kib());
-        eprintln!("{CPU_PREFIX}{}", engine::cpu_seconds());
+        diag!("{PEAK_PREFIX}{}", engine::peak_kib());
+        diag!("{CPU_PREFIX}{}", engine::cpu_seconds());
     }
 }

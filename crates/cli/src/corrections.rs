@@ -3,6 +3,7 @@
 //! `LedgerWrite` in one store transaction. The imported rows themselves are never changed
 //! (`domain.md` §6).
 
+use crate::output::{out, outln};
 use std::path::Path;
 
 use anyhow::Result;
@@ -30,7 +31,7 @@ fn usage<T>(code: &'static str, reason: impl Into<String>) -> Result<T> {
 }
 
 fn store_error(error: PortError) -> anyhow::Error {
-    crate::session::Failure(match error {
+    crate::session::Failure::new(match error {
         PortError::Invalid { what, reason } => format!("invalid {what}: {reason}"),
         PortError::Conflict { reason } => reason,
         PortError::NotFound { what } => format!("{what} not found"),
@@ -130,7 +131,7 @@ pub(crate) fn run_settings(
         SettingsAction::List => {
             let list = settings_list(ledger)?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
+                outln!("{}", serde_json::to_string_pretty(&list)?);
                 return Ok(Outcome::Success);
             }
             let mut table = Table::new(&[
@@ -145,7 +146,7 @@ pub(crate) fn run_settings(
                     entry.default.clone(),
                 ]);
             }
-            print!("{}", table.render());
+            out!("{}", table.render());
         }
         SettingsAction::Get { key } => {
             let key = setting_key(key)?;
@@ -158,11 +159,11 @@ pub(crate) fn run_settings(
                     "value": value.as_deref().and_then(|v| serde_json::from_str::<serde_json::Value>(v).ok()),
                     "default": entry.map(|e| e.default.clone()),
                 });
-                println!("{}", serde_json::to_string_pretty(&document)?);
+                outln!("{}", serde_json::to_string_pretty(&document)?);
             } else if let Some(value) = value {
-                println!("{value}");
+                outln!("{value}");
             } else {
-                println!(
+                outln!(
                     "(unset; default: {})",
                     entry.map_or("-", |e| e.default.as_str())
                 );
@@ -176,12 +177,12 @@ pub(crate) fn run_settings(
                 Err(error) => return fail(format!("{error} (irpf.md §1, domain.md §0.1)")),
             };
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({ "action": "set", "key": key.as_str(), "value": serde_json::from_str::<serde_json::Value>(&canonical).ok() })
                 );
             } else {
-                println!("{} = {canonical}", key.as_str());
+                outln!("{} = {canonical}", key.as_str());
             }
         }
         SettingsAction::Unset { key } => {
@@ -190,14 +191,14 @@ pub(crate) fn run_settings(
             let removed =
                 commands::unset_setting(&mut store, key).or_else(|e| fail(e.to_string()))?;
             if json {
-                println!(
+                outln!(
                     "{}",
                     serde_json::json!({ "action": "unset", "key": key.as_str(), "wasSet": removed })
                 );
             } else if removed {
-                println!("{} unset: its default applies", key.as_str());
+                outln!("{} unset: its default applies", key.as_str());
             } else {
-                println!("{} was not set", key.as_str());
+                outln!("{} was not set", key.as_str());
             }
         }
     }
@@ -250,7 +251,7 @@ pub(crate) fn run_accounts(
                 .list_accounts()
                 .or_else(|e| fail(e.to_string()))?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&list)?);
+                outln!("{}", serde_json::to_string_pretty(&list)?);
                 return Ok(Outcome::Success);
             }
             if list.accounts.is_empty() {
@@ -277,7 +278,7 @@ pub(crate) fn run_accounts(
                 ]);
                 stack.extend(node.children.iter().rev().map(|c| (depth + 1, c)));
             }
-            print!("{}", table.render());
+            out!("{}", table.render());
         }
         AccountsAction::Set {
             name,
@@ -328,12 +329,12 @@ fn accounts_set(
     let kind = kind.trim().to_ascii_uppercase();
     let country = country.map(|c| c.trim().to_ascii_uppercase());
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "action": "set", "account": account.name, "custodyKind": kind, "country": country })
         );
     } else {
-        println!(
+        outln!(
             "{}: custody {kind}, country {}",
             account.name,
             country.as_deref().unwrap_or("-")
@@ -537,7 +538,7 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
             }
             Err(error) => return fail(rule_message("edit", &error)),
         }
-        report_write(json, "restored", &row);
+        report_write(json, "restored", &row)?;
         return Ok(Outcome::Success);
     }
     let args = &EditArgs {
@@ -579,7 +580,7 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
     };
     commands::record_override(&mut store, &edit, note.as_deref())
         .or_else(|error| fail(rule_message("edit", &error)))?;
-    report_write(json, "edited", &args.row);
+    report_write(json, "edited", &args.row)?;
     Ok(Outcome::Success)
 }
 
@@ -604,12 +605,13 @@ fn rule_message(command: &str, error: &UseCaseError) -> String {
     }
 }
 
-fn report_write(json: bool, action: &str, row: &str) {
+fn report_write(json: bool, action: &str, row: &str) -> Result<(), crate::output::OutputError> {
     if json {
-        println!("{}", serde_json::json!({ "action": action, "rowKey": row }));
+        outln!("{}", serde_json::json!({ "action": action, "rowKey": row }));
     } else {
-        println!("{action} {row}");
+        outln!("{action} {row}");
     }
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -664,12 +666,12 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
         .or_else(|| args.to.clone())
         .unwrap_or_default();
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "action": "linked", "rowKey": args.out_row, "to": target })
         );
     } else {
-        println!("linked {} -> {target}", args.out_row);
+        outln!("linked {} -> {target}", args.out_row);
     }
     Ok(Outcome::Success)
 }
@@ -688,12 +690,12 @@ pub(crate) fn run_unlink(ledger: Option<&Path>, json: bool, args: &UnlinkArgs) -
     };
     let args = &UnlinkArgs { row };
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::json!({ "action": "unlinked", "rowKey": args.row, "links": removed })
         );
     } else {
-        println!("unlinked {} ({removed} link(s) removed)", args.row);
+        outln!("unlinked {} ({removed} link(s) removed)", args.row);
     }
     Ok(Outcome::Success)
 }

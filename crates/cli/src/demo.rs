@@ -3,6 +3,7 @@
 //! import`, `rates import` and `prices import`, then the portfolio and the IRPF report of every
 //! year in the ledger. Offline: the files are compiled into the binary.
 
+use crate::output::diag;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
@@ -63,7 +64,7 @@ pub(crate) fn run(json: bool, args: &DemoArgs) -> Result<Outcome> {
     }
     let outcome = reports::print_demo(&ledger, json)?;
     if args.keep.is_some() {
-        eprintln!(
+        diag!(
             "the demo ledger is kept at {}; try `cartera --ledger {} tax 2024`",
             ledger.display(),
             ledger.display()
@@ -110,9 +111,13 @@ pub(crate) fn build(ledger: &Path) -> Result<bool> {
         if report.failed() {
             clean = false;
         }
-        eprintln!(
+        diag!(
             "demo: {} {} ({} {}, {} already stored)",
-            report.result, report.file, report.added, report.added_unit, report.duplicates
+            report.result,
+            report.file,
+            report.added,
+            report.added_unit,
+            report.duplicates
         );
     }
     Ok(clean)

@@ -56,12 +56,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     for file in &args.files {
         reports.push(import_one(&mut store, file, &options, args));
     }
-    let failed = crate::report::print_all(&reports, json);
-    Ok(if failed {
-        Outcome::Failure
-    } else {
-        Outcome::Success
-    })
+    crate::report::print_all(&reports, json)
 }
 
 pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {

@@ -4,19 +4,16 @@
 //! and prints: data to stdout (aligned tables or `--json`), diagnostics and progress to stderr.
 //! Exit codes: 0 success, 1 failure of the operation (bad input file, missing data), 2 bad
 //! command-line usage (`cli.md`).
-#![allow(
-    clippy::print_stdout,
-    clippy::print_stderr,
-    reason = "the binary is the one place that prints"
-)]
 
 mod bench;
 mod corrections;
 mod demo;
+mod exit;
 mod import;
 mod ledger_path;
 mod market;
 mod mcp;
+mod output;
 mod report;
 mod reports;
 mod session;
@@ -196,72 +193,52 @@ impl std::error::Error for UsageError {}
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => {
-            if let Some(line) = mcp::one_line_usage_error(&error) {
-                eprintln!("{line}");
-                return ExitCode::from(2);
-            }
-            // clap prints help and version to stdout with exit 0, usage errors to stderr with 2.
-            let _ = error.print();
-            return ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2));
-        }
+        Err(error) => return exit::clap_error(&error, exit::wants_json(std::env::args_os())),
     };
+    let json = cli.json;
     if cli.version {
-        println!(
-            "cartera {}",
-            VERSION.replace("{tzdb}", importers::TZDB_VERSION)
+        let version = VERSION.replace("{tzdb}", importers::TZDB_VERSION);
+        return exit::finish(
+            output::write_fmt(format_args!("cartera {version}\n"))
+                .map(|()| Outcome::Success)
+                .map_err(Into::into),
+            json,
         );
-        return ExitCode::SUCCESS;
     }
     let Some(command) = cli.command else {
-        eprintln!("cartera: error: a command is required; see `cartera --help`");
-        return ExitCode::from(2);
+        return exit::finish(
+            Err(UsageError {
+                code: "usage",
+                reason: "a command is required; see `cartera --help`".to_owned(),
+            }
+            .into()),
+            json,
+        );
     };
-    let result = match command {
-        Command::Demo(args) => demo::run(cli.json, &args),
-        Command::Portfolio(args) => reports::run_portfolio(cli.ledger.as_deref(), cli.json, &args),
-        Command::Tax(args) => reports::run_tax(cli.ledger.as_deref(), cli.json, &args),
-        Command::Integrity(args) => reports::run_integrity(cli.ledger.as_deref(), cli.json, &args),
-        Command::Lots(args) => reports::run_lots(cli.ledger.as_deref(), cli.json, &args),
-        Command::Tx(args) => reports::run_tx(cli.ledger.as_deref(), cli.json, &args),
-        Command::Settings(args) => {
-            corrections::run_settings(cli.ledger.as_deref(), cli.json, &args)
-        }
-        Command::Accounts(args) => {
-            corrections::run_accounts(cli.ledger.as_deref(), cli.json, &args)
-        }
-        Command::Edit(args) => corrections::run_edit(cli.ledger.as_deref(), cli.json, &args),
-        Command::Link(args) => corrections::run_link(cli.ledger.as_deref(), cli.json, &args),
-        Command::Unlink(args) => corrections::run_unlink(cli.ledger.as_deref(), cli.json, &args),
-        Command::Mcp(args) => mcp::run(cli.ledger.as_deref(), &args),
-        Command::HoldingsAt(args) => {
-            reports::run_holdings_at(cli.ledger.as_deref(), cli.json, &args)
-        }
-        Command::Import(args) => import::run(cli.ledger.as_deref(), cli.json, &args),
-        Command::Tools(command) => tools::run(cli.ledger.as_deref(), cli.json, &command),
-        Command::Rates(RatesCommand::Import(args)) => {
-            market::run_rates(cli.ledger.as_deref(), cli.json, &args)
-        }
-        Command::Prices(PricesCommand::Import(args)) => {
-            market::run_prices(cli.ledger.as_deref(), cli.json, &args)
-        }
-        Command::Bench(command) => bench::run(cli.ledger.as_deref(), cli.json, &command),
-    };
+    let result = run(cli.ledger.as_deref(), json, command);
     bench::report_peak_if_asked();
-    match result {
-        Ok(Outcome::Success) => ExitCode::SUCCESS,
-        Ok(Outcome::Failure) => ExitCode::from(1),
-        Err(error) => {
-            if let Some(usage) = error.downcast_ref::<UsageError>() {
-                eprintln!("cartera: error[{}]: {}", usage.code, usage.reason);
-                return ExitCode::from(2);
-            }
-            if let Some(failure) = error.downcast_ref::<session::Failure>() {
-                eprintln!("cartera: error: {failure}");
-                return ExitCode::from(1);
-            }
-            eprintln!("cartera: error: {error:#}");
-            ExitCode::from(1)
-        }
+    exit::finish(result, json)
+}
+
+fn run(ledger: Option<&std::path::Path>, json: bool, command: Command) -> anyhow::Result<Outcome> {
+    match command {
+        Command::Demo(args) => demo::run(json, &args),
+        Command::Portfolio(args) => reports::run_portfolio(ledger, json, &args),
+        Command::Tax(args) => reports::run_tax(ledger, json, &args),
+        Command::Integrity(args) => reports::run_integrity(ledger, json, &args),
+        Command::Lots(args) => reports::run_lots(ledger, json, &args),
+        Command::Tx(args) => reports::run_tx(ledger, json, &args),
+        Command::Settings(args) => corrections::run_settings(ledger, json, &args),
+        Command::Accounts(args) => corrections::run_accounts(ledger, json, &args),
+        Command::Edit(args) => corrections::run_edit(ledger, json, &args),
+        Command::Link(args) => corrections::run_link(ledger, json, &args),
+        Command::Unlink(args) => corrections::run_unlink(ledger, json, &args),
+        Command::Mcp(args) => mcp::run(ledger, &args),
+        Command::HoldingsAt(args) => reports::run_holdings_at(ledger, json, &args),
+        Command::Import(args) => import::run(ledger, json, &args),
+        Command::Tools(command) => tools::run(ledger, json, &command),
+        Command::Rates(RatesCommand::Import(args)) => market::run_rates(ledger, json, &args),
+        Command::Prices(PricesCommand::Import(args)) => market::run_prices(ledger, json, &args),
+        Command::Bench(command) => bench::run(ledger, json, &command),
     }
 }

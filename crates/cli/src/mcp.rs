@@ -199,6 +199,7 @@ pub(crate) fn run(explicit: Option<&Path>, args: &McpArgs) -> Result<Outcome> {
     let stdout = io::stdout();
     match ::mcp::serve(&server, stdin.lock(), stdout.lock(), log) {
         Ok(()) => Ok(Outcome::Success),
+        Err(::mcp::ServeError::Write(error)) => Err(crate::output::OutputError(error).into()),
         Err(error) => fail(error.to_string()),
     }
 }

@@ -1,6 +1,8 @@
 //! The per-file import report (`imports.md` §1.15, §4.1): findings on stderr, the summary block
 //! on stdout, or one JSON document with `--json`.
 
+use crate::Outcome;
+use crate::output::{OutputError, diag, outln};
 use serde::Serialize;
 
 /// One finding, positioned on a line and cell of the source file.
@@ -143,7 +145,7 @@ impl FileReport {
     /// Findings and the outcome line on stderr (`imports.md` §4.1).
     pub(crate) fn print_diagnostics(&self) {
         for finding in &self.findings {
-            eprintln!("{}", finding.render(&self.file));
+            diag!("{}", finding.render(&self.file));
         }
         let line = match self.outcome {
             Some(FileResult::Rejected) => "rejected: nothing was written".to_owned(),
@@ -157,12 +159,12 @@ impl FileReport {
             Some(FileResult::Imported) | None => "imported".to_owned(),
         };
         if !self.findings.is_empty() {
-            eprintln!("{}: {line}", self.file);
+            diag!("{}: {line}", self.file);
         }
     }
 
     /// The summary block on stdout.
-    pub(crate) fn print_summary(&self) {
+    pub(crate) fn print_summary(&self) -> Result<(), OutputError> {
         let format = match (&self.format, &self.layout, self.detected) {
             (Some(format), layout, detected) => {
                 let mut text = format.clone();
@@ -190,39 +192,77 @@ impl FileReport {
                 .collect();
             format!("{skipped_total} ({})", parts.join(", "))
         };
-        println!("{}", self.file);
-        println!("  {:<13} {format}", "format");
-        println!("  {:<13} {}", "rows read", self.rows_read);
-        println!("  {:<13} {} {}", "added", self.added, self.added_unit);
-        println!("  {:<13} {}", "duplicates", self.duplicates);
+        outln!("{}", self.file);
+        outln!("  {:<13} {format}", "format");
+        outln!("  {:<13} {}", "rows read", self.rows_read);
+        outln!("  {:<13} {} {}", "added", self.added, self.added_unit);
+        outln!("  {:<13} {}", "duplicates", self.duplicates);
         if let Some(replaced) = self.replaced {
-            println!("  {:<13} {replaced}", "replaced");
+            outln!("  {:<13} {replaced}", "replaced");
         }
-        println!("  {:<13} {skipped}", "skipped");
-        println!("  {:<13} {}", "warnings", self.warnings);
-        println!("  {:<13} {}", "invalid rows", self.invalid_rows);
-        println!("  {:<13} {}", "result", self.result);
+        outln!("  {:<13} {skipped}", "skipped");
+        outln!("  {:<13} {}", "warnings", self.warnings);
+        outln!("  {:<13} {}", "invalid rows", self.invalid_rows);
+        outln!("  {:<13} {}", "result", self.result);
+        Ok(())
+    }
+
+    /// Whether this file's rows were committed to the ledger.
+    fn committed(&self) -> bool {
+        matches!(
+            self.outcome,
+            Some(FileResult::Imported | FileResult::ImportedWithInvalidRows)
+        )
     }
 }
 
-/// Prints every file's report and returns whether any failed.
-pub(crate) fn print_all(reports: &[FileReport], json: bool) -> bool {
+/// Prints every file's report; the outcome is a failure when any file failed.
+///
+/// When the summary cannot be printed, each file that was committed says so on stderr, so the
+/// user knows the ledger changed: a closed stdout ends the command with the import's own exit
+/// status, any other write error is the command's error (exit 1).
+pub(crate) fn print_all(reports: &[FileReport], json: bool) -> anyhow::Result<Outcome> {
     for report in reports {
         report.print_diagnostics();
     }
+    let outcome = if reports.iter().any(FileReport::failed) {
+        Outcome::Failure
+    } else {
+        Outcome::Success
+    };
+    let Err(error) = print_summaries(reports, json) else {
+        return Ok(outcome);
+    };
+    for report in reports.iter().filter(|r| r.committed()) {
+        diag!(
+            "cartera: {}: committed to the ledger ({} {} added, {} duplicates); its report \
+             could not be printed",
+            report.file,
+            report.added,
+            report.added_unit,
+            report.duplicates
+        );
+    }
+    if error.is_closed_pipe() {
+        return Ok(outcome);
+    }
+    Err(error.into())
+}
+
+fn print_summaries(reports: &[FileReport], json: bool) -> Result<(), OutputError> {
     if json {
         let document = serde_json::json!({ "files": reports });
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&document).unwrap_or_default()
         );
     } else {
         for (index, report) in reports.iter().enumerate() {
             if index > 0 {
-                println!();
+                outln!();
             }
-            report.print_summary();
+            report.print_summary()?;
         }
     }
-    reports.iter().any(FileReport::failed)
+    crate::output::flush()
 }

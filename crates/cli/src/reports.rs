@@ -2,6 +2,7 @@
 //! `holdings-at`. Each asks one use case for its DTO and prints it as aligned tables, or as
 //! one JSON document with `--json` (the DTO itself).
 
+use crate::output::{diag, out, outln};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -251,10 +252,16 @@ fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
     use std::io::Write as _;
     // Streamed into a buffered stdout: a year of a million-row ledger is a 100 MB document,
     // which need not exist as one string first.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    serde_json::to_writer_pretty(&mut out, value).context("cannot serialise the answer")?;
-    out.write_all(b"\n").context("cannot write the answer")?;
-    out.flush().context("cannot write the answer")?;
+    let mut out = crate::output::Stdout::buffered();
+    let written = serde_json::to_writer_pretty(&mut out, value);
+    if let Some(failure) = out.failure() {
+        return Err(failure.into());
+    }
+    written.context("cannot serialise the answer")?;
+    if let Err(error) = out.write_all(b"\n") {
+        return Err(crate::output::OutputError(error).into());
+    }
+    out.finish()?;
     Ok(Outcome::Success)
 }
 
@@ -292,7 +299,7 @@ pub(crate) fn run_portfolio(
                 sections,
                 empty_account_count,
             } => {
-                print!(
+                out!(
                     "{}",
                     render_account_holdings(&account_name, &sections, empty_account_count)
                 );
@@ -316,7 +323,7 @@ pub(crate) fn run_portfolio(
     if json {
         return print_json(&summary);
     }
-    print!("{}", render_portfolio(&summary));
+    out!("{}", render_portfolio(&summary));
     Ok(Outcome::Success)
 }
 
@@ -513,7 +520,7 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
     if json {
         print_json(&*report)?;
     } else {
-        print!("{}", render_tax(&report));
+        out!("{}", render_tax(&report));
     }
     // The process exits next: the OS reclaims the ledger's derived state at once.
     session.queries.leave_state_to_exit();
@@ -552,7 +559,7 @@ fn run_compare(ledger: Option<&Path>, json: bool, year_a: i32, year_b: i32) -> R
     if json {
         return print_json(&comparison);
     }
-    print!("{}", render_compare(&comparison));
+    out!("{}", render_compare(&comparison));
     Ok(Outcome::Success)
 }
 
@@ -1008,7 +1015,7 @@ fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
         let path = dir.join(&file.name);
         std::fs::write(&path, &file.content)
             .with_context(|| format!("cannot write {}", path.display()))?;
-        eprintln!("wrote {}", path.display());
+        diag!("wrote {}", path.display());
     }
     Ok(())
 }
@@ -1049,7 +1056,7 @@ pub(crate) fn run_integrity(
     if json {
         return print_json(&integrity);
     }
-    print!("{}", render_integrity(&integrity, flag));
+    out!("{}", render_integrity(&integrity, flag));
     Ok(Outcome::Success)
 }
 
@@ -1152,7 +1159,7 @@ pub(crate) fn run_lots(ledger: Option<&Path>, json: bool, args: &LotsArgs) -> Re
     if json {
         return print_json(&history);
     }
-    print!("{}", render_lots(&history, args.page));
+    out!("{}", render_lots(&history, args.page));
     Ok(Outcome::Success)
 }
 
@@ -1339,7 +1346,7 @@ pub(crate) fn run_tx(ledger: Option<&Path>, json: bool, args: &TxArgs) -> Result
     if json {
         return print_json(&page);
     }
-    print!("{}", render_tx(&page, args.keys));
+    out!("{}", render_tx(&page, args.keys));
     Ok(Outcome::Success)
 }
 
@@ -1432,7 +1439,7 @@ pub(crate) fn run_holdings_at(
     if json {
         return print_json(&holdings);
     }
-    print!("{}", render_holdings_at(&holdings));
+    out!("{}", render_holdings_at(&holdings));
     Ok(Outcome::Success)
 }
 
@@ -1585,10 +1592,10 @@ pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
             "taxReports": reports.iter().map(|r| &**r).collect::<Vec<&TaxReport>>(),
         }));
     }
-    print!("{}", render_portfolio(&summary));
+    out!("{}", render_portfolio(&summary));
     for report in &reports {
-        println!();
-        print!("{}", render_tax(report));
+        outln!();
+        out!("{}", render_tax(report));
     }
     Ok(Outcome::Success)
 }

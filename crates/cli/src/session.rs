@@ -10,13 +10,28 @@ use use_cases::ports::Clock;
 
 use crate::{UsageError, ledger_path};
 
-/// A failure of the operation the command has explained: printed as `cartera: error: …`, exit 1.
+/// A failure of the operation the command has explained: printed as `cartera: error: …`, exit 1;
+/// with `--json` also as an error document whose `code` is [`Failure::code`].
 #[derive(Debug)]
-pub(crate) struct Failure(pub(crate) String);
+pub(crate) struct Failure {
+    /// A short kebab-case name of the failure (`failed` when nothing more precise applies).
+    pub(crate) code: &'static str,
+    pub(crate) message: String,
+}
+
+impl Failure {
+    /// A failure without a more precise code.
+    pub(crate) fn new(message: impl Into<String>) -> Self {
+        Self {
+            code: "failed",
+            message: message.into(),
+        }
+    }
+}
 
 impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
 }
 
@@ -24,7 +39,7 @@ impl std::error::Error for Failure {}
 
 /// Shorthand for an exit-1 failure with a message.
 pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
-    Err(Failure(message.into()).into())
+    Err(Failure::new(message).into())
 }
 
 /// Opens the ledger a read command names; a missing file says how to create one.

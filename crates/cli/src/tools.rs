@@ -1,6 +1,7 @@
 //! `cartera tools list` and `cartera tools call` (`cli.md`): the AI tool catalogue of a profile,
 //! and one tool call through the same entry point the MCP server uses.
 
+use crate::output::{out, outln};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -94,7 +95,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, command: &ToolsCommand) -> 
 fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
     let profile = profile(args.profile, args.context_window)?;
     if json {
-        println!("{}", ai_tools::schemas::tools_list_json(profile));
+        outln!("{}", ai_tools::schemas::tools_list_json(profile));
         return Ok(Outcome::Success);
     }
     let run_budget = profile.new_run_budget().limit().map_or_else(
@@ -102,7 +103,7 @@ fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
         |limit| format!("{limit} characters"),
     );
     let settings = profile.settings();
-    println!(
+    outln!(
         "profile {}: {} tools; run budget {run_budget}; top holdings {}, lots page {}, rows page {}",
         profile.label(),
         profile.exposed().len(),
@@ -110,7 +111,7 @@ fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
         settings.lots_page_size,
         settings.rows_page_size
     );
-    println!();
+    outln!();
     let mut table = Table::new(&[
         ("tool", Align::Left),
         ("tier", Align::Left),
@@ -125,7 +126,7 @@ fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
             ai_tools::schemas::title(*tool).to_owned(),
         ]);
     }
-    print!("{}", table.render());
+    out!("{}", table.render());
     Ok(Outcome::Success)
 }
 
@@ -200,7 +201,7 @@ fn run_call(ledger: Option<&Path>, args: &CallArgs) -> Result<Outcome> {
         Arc::new(clock) as Arc<dyn Clock>,
     );
     let result = host.call(&context, None, &args.name, &arguments);
-    println!("{result}");
+    outln!("{result}");
     if result["kind"] == "error" {
         return Ok(Outcome::Failure);
     }

@@ -4,6 +4,7 @@
 //! a warm-up and `--runs` times, and prints one JSON document with the run times and the
 //! process's peak resident memory (`VmHWM`), which the harness reports as the engine's peak.
 
+use crate::output::outln;
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
@@ -125,7 +126,7 @@ pub(crate) fn run(ledger: Option<&Path>, args: &EngineArgs) -> Result<Outcome> {
         "engineCpuSeconds": cpu,
         "peakKib": peak_kib(),
     });
-    println!("{document}");
+    outln!("{document}");
     Ok(Outcome::Success)
 }
 
@@ -188,6 +189,6 @@ pub(crate) fn phases(ledger: Option<&Path>, args: &PhasesArgs) -> Result<Outcome
         "jsonBytes": text.0,
         "peakKib": peak_kib(),
     });
-    println!("{}", serde_json::to_string_pretty(&document)?);
+    outln!("{}", serde_json::to_string_pretty(&document)?);
     Ok(Outcome::Success)
 }

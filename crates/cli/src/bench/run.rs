@@ -20,6 +20,7 @@
 //! Every child is this same executable. Results go to a JSON file (one object per figure) and to
 //! a table on stdout.
 
+use crate::output::{diag, outln};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;
@@ -172,7 +173,7 @@ fn ensure_data(data: &Path, size: u64, seed: u64) -> Result<PathBuf> {
     if std::fs::read_to_string(&stamp).ok().as_deref() == Some(expected.as_str()) {
         return Ok(dir);
     }
-    eprintln!(
+    diag!(
         "bench: generating {} transactions in {}",
         size,
         dir.display()
@@ -190,7 +191,7 @@ fn ensure_ledger(dir: &Path) -> Result<PathBuf> {
         return Ok(ledger);
     }
     let _ = std::fs::remove_file(&ledger);
-    eprintln!("bench: importing the reference ledger {}", ledger.display());
+    diag!("bench: importing the reference ledger {}", ledger.display());
     for (args, what) in [
         (
             vec!["import", "transactions.csv", "--format", "generic"],
@@ -213,7 +214,7 @@ fn ensure_ledger(dir: &Path) -> Result<PathBuf> {
                 .args(&args),
             what,
         )?;
-        eprintln!("bench:   {what} in {wall:.1} s");
+        diag!("bench:   {what} in {wall:.1} s");
     }
     std::fs::write(&stamp, "ok\n")?;
     Ok(ledger)
@@ -616,7 +617,7 @@ fn format_value(value: Option<f64>, unit: &str) -> String {
     }
 }
 
-fn print_table(figures: &[Figure]) {
+fn print_table(figures: &[Figure]) -> Result<(), crate::output::OutputError> {
     let mut table = Table::new();
     table.load_preset(comfy_table::presets::UTF8_FULL_CONDENSED);
     table.set_header(vec![
@@ -635,7 +636,8 @@ fn print_table(figures: &[Figure]) {
             Cell::new(f.note.as_deref().unwrap_or("")),
         ]);
     }
-    println!("{table}");
+    outln!("{table}");
+    Ok(())
 }
 
 /// Scaling ratios 1M / 100k of the timed figures, when both sizes ran.
@@ -677,13 +679,13 @@ fn measure_tool_layer(
     let mut figures = Vec::new();
     let mut arguments = None;
     if wants("tools") {
-        eprintln!("bench: {} tools", size_label(size));
+        diag!("bench: {} tools", size_label(size));
         let (tool_figures, chosen) = measure_tools(ledger, size, runs)?;
         figures.extend(tool_figures);
         arguments = Some(chosen);
     }
     if wants("mcp") {
-        eprintln!("bench: {} mcp", size_label(size));
+        diag!("bench: {} mcp", size_label(size));
         let arguments = match arguments {
             Some(chosen) => chosen,
             None => tool_arguments(ledger)?,
@@ -753,7 +755,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
             ));
         }
         Some(_) => {}
-        None => eprintln!(
+        None => diag!(
             "bench: cannot tell the free disk space in {}; about {} MB are needed",
             args.data.display(),
             needed / 1_000_000
@@ -765,15 +767,15 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
         let dir = ensure_data(&args.data, *size, seed)?;
         let ledger = ensure_ledger(&dir)?;
         if wants("import") {
-            eprintln!("bench: {} import", size_label(*size));
+            diag!("bench: {} import", size_label(*size));
             figures.push(measure_import(&dir, *size, runs)?);
         }
         if wants("engine") {
-            eprintln!("bench: {} engine", size_label(*size));
+            diag!("bench: {} engine", size_label(*size));
             figures.extend(measure_engine(&ledger, *size, runs)?);
         }
         if wants("report") {
-            eprintln!("bench: {} report", size_label(*size));
+            diag!("bench: {} report", size_label(*size));
             figures.extend(measure_report(&ledger, *size, runs)?);
         }
         figures.extend(measure_tool_layer(&ledger, *size, runs, &wants)?);
@@ -788,7 +790,7 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
     let text = serde_json::to_string_pretty(&figures)?;
     std::fs::write(&args.out, format!("{text}\n"))
         .with_context(|| format!("cannot write {}", args.out.display()))?;
-    print_table(&figures);
-    eprintln!("bench: results in {}", args.out.display());
+    print_table(&figures)?;
+    diag!("bench: results in {}", args.out.display());
     Ok(Outcome::Success)
 }

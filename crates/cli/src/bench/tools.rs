@@ -13,6 +13,7 @@
 //! It prints one JSON document with the chosen arguments, the outcome kind and the samples in
 //! milliseconds.
 
+use crate::output::{diag, outln};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -200,7 +201,7 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
             .into_iter()
             .map(|(tool, arguments)| json!({"tool": tool.as_str(), "arguments": arguments}))
             .collect();
-        println!("{}", json!({ "tools": rows }));
+        outln!("{}", json!({ "tools": rows }));
         return Ok(Outcome::Success);
     }
     let mut rows = Vec::new();
@@ -258,7 +259,7 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
             uncached.push(millis(started));
             std::hint::black_box(result);
         }
-        eprintln!(
+        diag!(
             "bench tools: {name}: cold max {:.1} ms, warm max {:.3} ms, uncached max {:.3} ms",
             cold.iter().copied().fold(0.0, f64::max),
             warm.iter().copied().fold(0.0, f64::max),
@@ -278,6 +279,6 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
         "tools": rows,
         "peakKib": super::engine::peak_kib(),
     });
-    println!("{document}");
+    outln!("{document}");
     Ok(Outcome::Success)
 }

@@ -13,6 +13,7 @@ mod import;
 mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;
+mod reliability;
 mod reports;
 mod support;
 mod tools;
