@@ -10,6 +10,7 @@
 
 mod codec;
 mod error;
+mod open;
 mod read;
 mod schema;
 mod series;
@@ -17,11 +18,12 @@ mod write;
 
 use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 use use_cases::PortResult;
 
 use crate::error::map_err;
 
+pub use open::OpenError;
 pub use schema::SCHEMA_VERSION;
 pub use write::{StreamEnd, StreamOrder, StreamPlan, StreamRecord};
 
@@ -35,47 +37,67 @@ pub struct SqliteLedger {
     read_depth: std::cell::Cell<u32>,
     /// From this many spot rows on, a full read decodes half of them on a second connection.
     parallel_read_min_rows: u64,
+    /// The private copy a read-only open reads when the storage could not be read in place
+    /// (`open.rs`); dropped after `conn`.
+    _snapshot: Option<open::Snapshot>,
 }
 
 impl SqliteLedger {
     /// Opens (creating when absent) a ledger for reading and writing, migrating its schema.
+    /// A file that is not a cartera ledger is refused and left untouched.
     pub fn open(path: impl AsRef<Path>) -> PortResult<Self> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-            | OpenFlags::SQLITE_OPEN_CREATE
-            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
+        Self::create_or_open(path).map_err(Into::into)
+    }
+
+    /// [`SqliteLedger::open`] with the reason a file is refused.
+    pub fn create_or_open(path: impl AsRef<Path>) -> Result<Self, OpenError> {
+        let conn = open::open_writable(path.as_ref(), true)?;
+        Self::init_writable(conn)
+    }
+
+    /// Opens an existing ledger for reading and writing, migrating its schema; never creates
+    /// the file, and refuses a file that is not a cartera ledger.
+    pub fn open_existing(path: impl AsRef<Path>) -> Result<Self, OpenError> {
+        let conn = open::open_writable(path.as_ref(), false)?;
         Self::init_writable(conn)
     }
 
     /// An in-memory ledger (tests, dry experiments).
     pub fn open_in_memory() -> PortResult<Self> {
         let conn = Connection::open_in_memory().map_err(map_err)?;
-        Self::init_writable(conn)
+        Self::init_writable(conn).map_err(Into::into)
     }
 
-    /// Opens an existing ledger with `SQLITE_OPEN_READ_ONLY`: reads work, every write fails
-    /// with `PortError::ReadOnly`. Prefer [`ReadOnlyLedger`], which has no write methods.
+    /// Opens an existing ledger read-only: reads work, every write fails with
+    /// `PortError::ReadOnly`. Prefer [`ReadOnlyLedger`], which has no write methods.
     pub fn open_read_only(path: impl AsRef<Path>) -> PortResult<Self> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = Connection::open_with_flags(path, flags).map_err(map_err)?;
-        configure(&conn, false)?;
-        schema::check_read_only(&conn)?;
+        Self::open_reader(path).map_err(Into::into)
+    }
+
+    /// Opens an existing ledger read-only without creating or migrating anything, also after
+    /// an interrupted import and on read-only storage (`open.rs`); a file that is not a
+    /// cartera ledger, or one of another schema version, is refused as such.
+    pub fn open_reader(path: impl AsRef<Path>) -> Result<Self, OpenError> {
+        let read = open::open_read_only(path.as_ref())?;
+        configure(&read.conn, false)?;
         Ok(Self {
-            conn,
+            conn: read.conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
             read_depth: std::cell::Cell::new(0),
             parallel_read_min_rows: read::PARALLEL_READ_MIN_ROWS,
+            _snapshot: read.snapshot,
         })
     }
 
-    fn init_writable(mut conn: Connection) -> PortResult<Self> {
+    fn init_writable(mut conn: Connection) -> Result<Self, OpenError> {
         configure(&conn, true)?;
-        schema::migrate(&mut conn)?;
+        open::migrate(&mut conn)?;
         Ok(Self {
             conn,
             bulk_min_records: write::BULK_MIN_RECORDS,
             read_depth: std::cell::Cell::new(0),
             parallel_read_min_rows: read::PARALLEL_READ_MIN_ROWS,
+            _snapshot: None,
         })
     }
 
@@ -153,6 +175,11 @@ pub struct ReadOnlyLedger {
 impl ReadOnlyLedger {
     /// Opens an existing ledger read-only.
     pub fn open(path: impl AsRef<Path>) -> PortResult<Self> {
-        SqliteLedger::open_read_only(path).map(|inner| Self { inner })
+        Self::open_reader(path).map_err(Into::into)
+    }
+
+    /// Opens an existing ledger read-only ([`SqliteLedger::open_reader`]).
+    pub fn open_reader(path: impl AsRef<Path>) -> Result<Self, OpenError> {
+        SqliteLedger::open_reader(path).map(|inner| Self { inner })
     }
 }

@@ -270,24 +270,5 @@ pub(crate) fn migrate(conn: &mut Connection) -> PortResult<()> {
     Ok(())
 }
 
-/// Checks the schema of a store opened read-only (which cannot migrate).
-pub(crate) fn check_read_only(conn: &Connection) -> PortResult<()> {
-    let version = user_version(conn)?;
-    if version > SCHEMA_VERSION {
-        return Err(PortError::SchemaTooNew {
-            found: version,
-            supported: SCHEMA_VERSION,
-        });
-    }
-    if version < SCHEMA_VERSION {
-        return Err(PortError::Unavailable {
-            reason: format!(
-                "ledger schema version {version} needs migrating to {SCHEMA_VERSION}; open it for writing once"
-            ),
-        });
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests;

@@ -564,23 +564,17 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
     order.sort_by_key(|(instant, line, _)| (*instant, *line));
 
     // A big batch inserts into a row-key index larger than the default cache: give the bulk
-    // load room so its random inserts stay in memory, then return to the default.
-    // With the rollback journal, appended pages that leave the cache go straight to the
-    // file, so the default cache does.
+    // load room so its random inserts stay in memory, then return to the default. The journal
+    // stays WAL whatever the path, so readers keep reading the last committed state during
+    // an import (docs/decisions.md D-72).
     let bulk = batch.spot.len() + batch.futures.len() > BULK_ROWS;
-    let journal = bulk
-        && bulk_candidate(&ledger.conn, batch, ledger.bulk_min_records)?
-        && BulkJournal::enter(&ledger.conn);
-    if bulk && !journal {
+    if bulk {
         ledger
             .conn
             .pragma_update(None, "cache_size", BULK_CACHE_KIB)
             .map_err(map_err)?;
     }
     let result = import_in_tx(ledger, batch, order);
-    if journal {
-        BulkJournal::leave(&ledger.conn);
-    }
     if bulk {
         ledger
             .conn
@@ -590,22 +584,6 @@ fn import_batch(ledger: &mut SqliteLedger, batch: &ImportBatch) -> PortResult<Im
     result
 }
 
-/// Whether a batch will probably take the bulk path (checked again inside the transaction).
-fn bulk_candidate(
-    conn: &rusqlite::Connection,
-    batch: &ImportBatch,
-    threshold: usize,
-) -> PortResult<bool> {
-    if batch.spot.len() < threshold
-        || !batch.futures.is_empty()
-        || batch.spot.iter().any(|r| r.dedupe_by_content_key)
-    {
-        return Ok(false);
-    }
-    let stored = stored_rows(conn)?;
-    Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
-}
-
 fn stored_rows(conn: &rusqlite::Connection) -> PortResult<i64> {
     conn.query_row(
         "SELECT (SELECT count(*) FROM spot_rows) + (SELECT count(*) FROM futures_rows)",
@@ -613,53 +591,6 @@ fn stored_rows(conn: &rusqlite::Connection) -> PortResult<i64> {
         |row| row.get(0),
     )
     .map_err(map_err)
-}
-
-/// The journal of a bulk import (docs/decisions.md, import throughput). In WAL mode every page of a
-/// million-row import is written twice, to the WAL and again by the checkpoint. A rollback
-/// journal records only the pages that existed before the transaction (and the file's old
-/// size); the appended pages go straight into the database file. The transaction stays
-/// atomic: a process killed mid-import leaves a hot journal that the next open plays back,
-/// truncating the file to its old size. `synchronous = FULL` syncs the journal before the
-/// database is touched and the database before the journal is deleted, so a commit is
-/// durable. Switching out of WAL needs the only connection to the file: when a reader (the
-/// MCP server) has it open the switch fails and the import runs in WAL mode as usual.
-struct BulkJournal;
-
-impl BulkJournal {
-    /// Switches to the rollback journal; `false` (still WAL) when the file is shared.
-    fn enter(conn: &rusqlite::Connection) -> bool {
-        // Another connection makes the switch busy: try once, without waiting for it.
-        if conn.busy_timeout(std::time::Duration::ZERO).is_err() {
-            return false;
-        }
-        let mode: rusqlite::Result<String> =
-            conn.query_row("PRAGMA journal_mode = DELETE", [], |row| row.get(0));
-        let restored = conn.busy_timeout(crate::BUSY_TIMEOUT).is_ok();
-        if !matches!(mode.as_deref(), Ok("delete")) {
-            return false;
-        }
-        if !restored {
-            Self::leave(conn);
-            return false;
-        }
-        if conn.pragma_update(None, "synchronous", "FULL").is_err() {
-            Self::leave(conn);
-            return false;
-        }
-        true
-    }
-
-    /// Back to WAL; when that fails (a reader opened the file meanwhile) the next writable
-    /// open switches it back (`configure`).
-    fn leave(conn: &rusqlite::Connection) {
-        let _ = conn.busy_timeout(std::time::Duration::ZERO);
-        let _ = conn.query_row("PRAGMA journal_mode = WAL", [], |row| {
-            row.get::<_, String>(0)
-        });
-        let _ = conn.busy_timeout(crate::BUSY_TIMEOUT);
-        let _ = conn.pragma_update(None, "synchronous", "NORMAL");
-    }
 }
 
 /// The page cache while the bulk path builds the key index (sets the sorter's run size).

@@ -15,8 +15,8 @@ use use_cases::ports::{
 use core_domain::Asset;
 
 use super::{
-    BulkJournal, BulkWriter, Common, INSERT_SPOT, INSERT_SPOT_BULK, Ids, KeyMap, bump_version,
-    insert_log, rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
+    BulkWriter, Common, INSERT_SPOT, INSERT_SPOT_BULK, Ids, KeyMap, bump_version, insert_log,
+    rebuild_key_index, record_assets, stored_by_content, stored_rows, to_i64,
 };
 use crate::SqliteLedger;
 use crate::codec::{StoredKey, decimal_text, key_col, lines_text};
@@ -651,9 +651,8 @@ impl SqliteLedger {
         // Chosen before the transaction, for its journal: should another writer add rows
         // meanwhile, the mode is only slower, never wrong.
         let mode = WriteMode::choose(&self.conn, plan.records)?;
-        // Bulk: the rollback journal (the appended pages are not written twice). Checked:
-        // WAL, as for a batch (the journal would copy every index page the inserts touch).
-        let journal = mode == WriteMode::Bulk && BulkJournal::enter(&self.conn);
+        // Both modes write through the WAL, so readers keep reading the last committed state
+        // during the import (docs/decisions.md D-72).
         // Through the page cache, not a memory map, so the process does not map the ledger
         // it writes: the key-index build scans the whole table, and the checked probes and
         // duplicates' reads touch pages all over it (peak memory stays flat).
@@ -679,9 +678,6 @@ impl SqliteLedger {
             let _ = self
                 .conn
                 .pragma_update(None, "mmap_size", crate::MMAP_BYTES);
-        }
-        if journal {
-            BulkJournal::leave(&self.conn);
         }
         result
     }
