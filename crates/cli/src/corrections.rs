@@ -18,7 +18,7 @@ use use_cases::ports::{LedgerRead, SettingKey};
 use use_cases::queries::ReadUseCases as _;
 use use_cases::{PortError, UseCaseError};
 
-use crate::session::{fail, open_existing};
+use crate::session::fail;
 use crate::table::{Align, Table};
 use crate::{Outcome, UsageError};
 
@@ -171,8 +171,8 @@ pub(crate) fn run_settings(
         }
         SettingsAction::Set { key, value } => {
             let key = setting_key(key)?;
-            let (_, mut store) = crate::ledger_path::open_for_write(ledger)?;
-            let canonical = match commands::set_setting(&mut store, key, &as_json(value)) {
+            let mut store = crate::ledger_path::open_for_write(ledger)?;
+            let canonical = match commands::set_setting(&mut *store, key, &as_json(value)) {
                 Ok(text) => text,
                 Err(error) => return fail(format!("{error} (irpf.md §1, domain.md §0.1)")),
             };
@@ -187,9 +187,9 @@ pub(crate) fn run_settings(
         }
         SettingsAction::Unset { key } => {
             let key = setting_key(key)?;
-            let (_, mut store) = open_existing(ledger)?;
+            let mut store = crate::ledger_path::open_existing_for_write(ledger)?;
             let removed =
-                commands::unset_setting(&mut store, key).or_else(|e| fail(e.to_string()))?;
+                commands::unset_setting(&mut *store, key).or_else(|e| fail(e.to_string()))?;
             if json {
                 outln!(
                     "{}",
@@ -296,7 +296,7 @@ fn accounts_set(
     kind: &str,
     country: Option<&str>,
 ) -> Result<()> {
-    let (_, mut store) = open_existing(ledger)?;
+    let mut store = crate::ledger_path::open_existing_for_write(ledger)?;
     let accounts = store.accounts().map_err(store_error)?;
     let Some(account) = accounts.iter().find(|a| {
         !core_domain::ledger::is_reserved_account_name(&a.name)
@@ -324,7 +324,7 @@ fn accounts_set(
             account.name, parent.name, parent.name
         ));
     }
-    commands::set_account_custody(&mut store, &account.name, kind, country)
+    commands::set_account_custody(&mut *store, &account.name, kind, country)
         .or_else(|error| fail(format!("accounts set refused: {error} (domain.md §3)")))?;
     let kind = kind.trim().to_ascii_uppercase();
     let country = country.map(|c| c.trim().to_ascii_uppercase());
@@ -528,10 +528,10 @@ fn no_row<T>(row: &str) -> Result<T> {
 }
 
 pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Result<Outcome> {
-    let (_, mut store) = open_existing(ledger)?;
+    let mut store = crate::ledger_path::open_existing_for_write(ledger)?;
     let row = resolve_row(&store, &args.row)?;
     if args.restore {
-        match commands::restore_override(&mut store, &row) {
+        match commands::restore_override(&mut *store, &row) {
             Ok(()) => {}
             Err(UseCaseError::NotFound { .. }) => {
                 return fail(format!("row {row} has no edit to restore"));
@@ -578,7 +578,7 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
             .find(|(key, _)| *key == args.row)
             .map(|(_, note)| note),
     };
-    commands::record_override(&mut store, &edit, note.as_deref())
+    commands::record_override(&mut *store, &edit, note.as_deref())
         .or_else(|error| fail(rule_message("edit", &error)))?;
     report_write(json, "edited", &args.row)?;
     Ok(Outcome::Success)
@@ -643,7 +643,7 @@ pub(crate) struct UnlinkArgs {
 }
 
 pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Result<Outcome> {
-    let (_, mut store) = open_existing(ledger)?;
+    let mut store = crate::ledger_path::open_existing_for_write(ledger)?;
     let out_row = resolve_row(&store, &args.out_row)?;
     let in_row = match &args.in_row {
         Some(row) => Some(resolve_row(&store, row)?),
@@ -658,7 +658,7 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
         (Some(in_row), _) => LinkTarget::InRow(in_row.clone()),
         (None, to) => LinkTarget::Account(to.clone().unwrap_or_default()),
     };
-    commands::link(&mut store, &args.out_row, &target)
+    commands::link(&mut *store, &args.out_row, &target)
         .or_else(|error| fail(rule_message("link", &error)))?;
     let target = args
         .in_row
@@ -677,9 +677,9 @@ pub(crate) fn run_link(ledger: Option<&Path>, json: bool, args: &LinkArgs) -> Re
 }
 
 pub(crate) fn run_unlink(ledger: Option<&Path>, json: bool, args: &UnlinkArgs) -> Result<Outcome> {
-    let (_, mut store) = open_existing(ledger)?;
+    let mut store = crate::ledger_path::open_existing_for_write(ledger)?;
     let row = resolve_row(&store, &args.row)?;
-    let removed = match commands::unlink(&mut store, &row) {
+    let removed = match commands::unlink(&mut *store, &row) {
         Ok(removed) => removed,
         Err(UseCaseError::NotFound { .. }) => {
             return fail(format!(

@@ -76,7 +76,7 @@ pub(crate) fn run(json: bool, args: &DemoArgs) -> Result<Outcome> {
 /// Imports the bundled files into `ledger`; `false` (after printing the findings) when a file
 /// did not import cleanly. Importing twice into a kept folder adds nothing the second time.
 pub(crate) fn build(ledger: &Path) -> Result<bool> {
-    let (_, mut store) = crate::ledger_path::open_for_write(Some(ledger))?;
+    let mut store = crate::ledger_path::open_for_write(Some(ledger))?;
     let mut reports: Vec<FileReport> = Vec::with_capacity(EXPORTS.len() + 2);
     let (name, bytes) = RATES;
     reports.push(crate::market::import_rates(

@@ -51,7 +51,7 @@ pub(crate) struct ImportArgs {
 
 pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Result<Outcome> {
     let options = options(args)?;
-    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let mut store = ledger_path::open_for_write(ledger)?;
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         reports.push(import_one(&mut store, file, &options, args));
@@ -73,6 +73,17 @@ pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
         timezone,
         assume_fiat_quote: args.assume_fiat_quote,
     };
+    if let Some(account) = &options.account
+        && account.trim().is_empty()
+    {
+        return Err(UsageError {
+            code: "bad-account-name",
+            reason: format!(
+                "--account {account:?} is blank: name the account, e.g. --account Kraken"
+            ),
+        }
+        .into());
+    }
     if let Some(account) = &options.account
         && let Err(reason) = importers::validate_account_name(account)
     {

@@ -19,6 +19,7 @@ mod reports;
 mod session;
 mod table;
 mod tools;
+mod writer_lock;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -108,7 +108,7 @@ fn flags(replace: bool, skip_invalid: bool) -> Vec<String> {
 }
 
 pub(crate) fn run_rates(ledger: Option<&Path>, json: bool, args: &RatesArgs) -> Result<Outcome> {
-    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let mut store = ledger_path::open_for_write(ledger)?;
     let name = args.file.display().to_string();
     let mut report = FileReport::new(&name, "rates");
     report.format = Some("ecb".to_owned());
@@ -198,7 +198,7 @@ pub(crate) fn run_prices(ledger: Option<&Path>, json: bool, args: &PricesArgs) -
     if let Some((code, reason)) = importers::prices::usage_error(&options) {
         return Err(UsageError { code, reason }.into());
     }
-    let (_, mut store) = ledger_path::open_for_write(ledger)?;
+    let mut store = ledger_path::open_for_write(ledger)?;
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let name = file.display().to_string();

@@ -9,12 +9,11 @@ use std::sync::Arc;
 use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, TenantId, ToolHost};
 use anyhow::Result;
 use clap::Args;
-use ledger_sqlite::ReadOnlyLedger;
 use use_cases::ports::{SettingKey, SettingsStore};
 use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::session::{CliClock, fail};
-use crate::{Outcome, UsageError, ledger_path};
+use crate::{Outcome, UsageError};
 
 #[derive(Debug, Args)]
 pub(crate) struct McpArgs {
@@ -127,22 +126,7 @@ pub(crate) fn run(explicit: Option<&Path>, args: &McpArgs) -> Result<Outcome> {
     };
     let clock = CliClock::from_env()?;
 
-    let path = ledger_path::resolve(explicit)?;
-    if !path.is_file() {
-        return fail(format!(
-            "no ledger at {}: `cartera mcp` serves an existing ledger and never creates one",
-            path.display()
-        ));
-    }
-    let store = match ReadOnlyLedger::open(&path) {
-        Ok(store) => store,
-        Err(error) => {
-            return fail(format!(
-                "cannot open the ledger {}: {error}",
-                path.display()
-            ));
-        }
-    };
+    let (path, store) = crate::session::open_read_only(explicit)?;
     let base_currency = match explicit_currency {
         Some(currency) => currency,
         None => match store.setting(SettingKey::DisplayCurrency) {

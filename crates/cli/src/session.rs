@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use core_domain::Instant;
-use ledger_sqlite::SqliteLedger;
+use ledger_sqlite::{OpenError, ReadOnlyLedger, SqliteLedger};
+use use_cases::PortError;
 use use_cases::UseCaseError;
 use use_cases::ports::Clock;
 
@@ -42,23 +43,85 @@ pub(crate) fn fail<T>(message: impl Into<String>) -> Result<T> {
     Err(Failure::new(message).into())
 }
 
-/// Opens the ledger a read command names; a missing file says how to create one.
+/// Shorthand for an exit-1 failure with a code and a message.
+pub(crate) fn fail_with<T>(code: &'static str, message: impl Into<String>) -> Result<T> {
+    Err(Failure {
+        code,
+        message: message.into(),
+    }
+    .into())
+}
+
+/// Opens the ledger a read command names, read-only: nothing is created or migrated, and a
+/// file that is not a cartera ledger is refused and left untouched.
 pub(crate) fn open_existing(explicit: Option<&Path>) -> Result<(PathBuf, SqliteLedger)> {
     let path = ledger_path::resolve(explicit)?;
-    if !path.is_file() {
-        return fail(format!(
-            "no ledger at {}: import your exports first (`cartera import FILE…`), or build the \
-             sample ledger with `cartera demo --keep DIR` and pass `--ledger DIR/ledger.sqlite`",
-            path.display()
-        ));
-    }
-    match SqliteLedger::open(&path) {
+    match SqliteLedger::open_reader(&path) {
         Ok(store) => Ok((path, store)),
-        Err(error) => fail(format!(
-            "cannot open the ledger {}: {error}",
-            path.display()
-        )),
+        Err(error) => Err(open_failure(&path, error)),
     }
+}
+
+/// [`open_existing`] for the AI surface (`tools call`, `mcp`): the type without write methods.
+pub(crate) fn open_read_only(explicit: Option<&Path>) -> Result<(PathBuf, ReadOnlyLedger)> {
+    let path = ledger_path::resolve(explicit)?;
+    match ReadOnlyLedger::open_reader(&path) {
+        Ok(store) => Ok((path, store)),
+        Err(error) => Err(open_failure(&path, error)),
+    }
+}
+
+/// Whether this process may write the file and create files beside it (the journal).
+fn writable(path: &Path) -> bool {
+    use rustix::fs::{Access, access};
+    let folder = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    access(path, Access::WRITE_OK).is_ok() && access(folder, Access::WRITE_OK).is_ok()
+}
+
+/// Why the ledger at `path` cannot be opened, as the exit-1 failure the user reads.
+pub(crate) fn open_failure(path: &Path, error: OpenError) -> anyhow::Error {
+    let shown = path.display();
+    let (code, message) = match error {
+        OpenError::Missing => (
+            "no-ledger",
+            format!(
+                "no ledger at {shown}: import your exports first (`cartera import FILE…`), or \
+                 build the sample ledger with `cartera demo --keep DIR` and pass `--ledger \
+                 DIR/ledger.sqlite`"
+            ),
+        ),
+        OpenError::NotALedger { what } => (
+            "not-a-ledger",
+            format!("{shown} is not a cartera ledger ({what}); it was left untouched"),
+        ),
+        error @ (OpenError::SchemaTooOld { .. }
+        | OpenError::SchemaTooNew { .. }
+        | OpenError::UpgradeFailed { .. }) => {
+            ("ledger-version", format!("the ledger {shown} was {error}"))
+        }
+        OpenError::Port(PortError::Busy { .. }) => (
+            "ledger-busy",
+            format!("the ledger {shown} is locked by another program; try again"),
+        ),
+        OpenError::Port(PortError::ReadOnly | PortError::Unavailable { .. }) if !writable(path) => {
+            (
+                "ledger-read-only",
+                format!("cannot write to the ledger {shown}: the file or its folder is read-only"),
+            )
+        }
+        OpenError::Port(PortError::ReadOnly) => (
+            "ledger-read-only",
+            format!("cannot write to the ledger {shown}: the file or its folder is read-only"),
+        ),
+        OpenError::Port(error) => (
+            "ledger-unavailable",
+            format!("cannot open the ledger {shown}: {error}"),
+        ),
+    };
+    Failure { code, message }.into()
 }
 
 /// A use-case error as the message the user reads.

@@ -8,14 +8,13 @@ use std::sync::Arc;
 use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, RequestContext, TenantId, ToolHost};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use ledger_sqlite::ReadOnlyLedger;
 use sha2::{Digest, Sha256};
 use use_cases::ports::Clock;
 use use_cases::queries::{LedgerQueries, ReadUseCases};
 
-use crate::session::{CliClock, fail};
+use crate::session::CliClock;
 use crate::table::{Align, Table};
-use crate::{Outcome, UsageError, ledger_path};
+use crate::{Outcome, UsageError};
 
 /// `cartera tools …`.
 #[derive(Debug, Subcommand)]
@@ -171,23 +170,7 @@ fn run_call(ledger: Option<&Path>, args: &CallArgs) -> Result<Outcome> {
         })?,
     };
     let clock = CliClock::from_env()?;
-    let path = ledger_path::resolve(ledger)?;
-    if !path.is_file() {
-        return fail(format!(
-            "no ledger at {}: import your exports first (`cartera import FILE…`), or build the \
-             sample ledger with `cartera demo --keep DIR` and pass `--ledger DIR/ledger.sqlite`",
-            path.display()
-        ));
-    }
-    let store = match ReadOnlyLedger::open(&path) {
-        Ok(store) => store,
-        Err(error) => {
-            return fail(format!(
-                "cannot open the ledger {}: {error}",
-                path.display()
-            ));
-        }
-    };
+    let (path, store) = crate::session::open_read_only(ledger)?;
     let queries: Arc<dyn ReadUseCases> = Arc::new(LedgerQueries::new(store, clock));
     let context = RequestContext {
         tenant: tenant_of(&path)?,

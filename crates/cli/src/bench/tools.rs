@@ -157,15 +157,7 @@ fn fresh_queries(
     path: &Path,
     clock: CliClock,
 ) -> Result<(Arc<LedgerQueries<ReadOnlyLedger>>, ToolHost)> {
-    let store = match ReadOnlyLedger::open(path) {
-        Ok(store) => store,
-        Err(error) => {
-            return fail(format!(
-                "cannot open the ledger {}: {error}",
-                path.display()
-            ));
-        }
-    };
+    let (_, store) = crate::session::open_read_only(Some(path))?;
     let queries = Arc::new(LedgerQueries::new(store, clock));
     let shared: Arc<dyn ReadUseCases> = Arc::clone(&queries) as Arc<dyn ReadUseCases>;
     let host = host_over(&shared, clock);
@@ -188,12 +180,12 @@ fn millis(started: Instant) -> f64 {
 pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
     let clock = CliClock::from_env()?;
     let path = crate::ledger_path::resolve(ledger)?;
+    let (queries, _) = fresh(&path, clock)?;
     let context = RequestContext {
         tenant: crate::tools::tenant_of(&path)?,
         locale: Locale::parse("es")?,
         base_currency: ai_tools::CurrencyCode::EUR,
     };
-    let (queries, _) = fresh(&path, clock)?;
     let picks = pick(queries.as_ref(), args.year)?;
     drop(queries);
     if args.args_only {

@@ -6,6 +6,7 @@
 mod acceptance;
 mod ai_payloads;
 mod bench;
+mod concurrency;
 mod corrections;
 mod demo;
 mod errors;
@@ -15,5 +16,6 @@ mod mcp_support;
 mod mcp_transcript;
 mod reliability;
 mod reports;
+mod storage;
 mod support;
 mod tools;

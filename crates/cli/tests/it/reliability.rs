@@ -25,15 +25,15 @@ const MCP_SESSION: &str = concat!(
 );
 
 /// One command line of the harness (after `--ledger L`), and whether it reads only.
-struct Case {
-    args: Vec<String>,
+pub(crate) struct Case {
+    pub(crate) args: Vec<String>,
     /// Reads the ledger only (or touches no ledger).
-    read: bool,
+    pub(crate) read: bool,
     /// Text fed to stdin.
-    stdin: Option<&'static str>,
+    pub(crate) stdin: Option<&'static str>,
 }
 
-fn case(read: bool, args: &[&str]) -> Case {
+pub(crate) fn case(read: bool, args: &[&str]) -> Case {
     Case {
         args: args.iter().map(|&a| a.to_owned()).collect(),
         read,
@@ -46,7 +46,7 @@ fn case(read: bool, args: &[&str]) -> Case {
 /// followed by its undo, so the sequence can run again with the same results. `bench run` is
 /// left out: it is the benchmark harness (a generated 10k ledger and child processes per
 /// figure); its table goes through the same output path as `bench gen`.
-fn every_command(scratch: &Path) -> Vec<Case> {
+pub(crate) fn every_command(scratch: &Path) -> Vec<Case> {
     let file = |relative: &str| example(relative).display().to_string();
     let generic = file("generic/wallets-2024.csv");
     let rates = file("ecb/ecb-sample.csv");
@@ -171,7 +171,7 @@ fn every_command(scratch: &Path) -> Vec<Case> {
 
 /// Where a run's stdout goes.
 #[derive(Clone, Copy, Debug)]
-enum Sink {
+pub(crate) enum Sink {
     /// Captured (the baseline).
     Captured,
     /// A pipe whose reader has gone (`cartera tx | head -1` after `head` exits).
@@ -196,7 +196,12 @@ fn command(ledger: &Path, case: &Case) -> Command {
 }
 
 /// Runs one case with stdout on `sink`; stdout is empty unless captured.
-fn run_case(ledger: &Path, case: &Case, sink: Sink, adjust: impl FnOnce(&mut Command)) -> Output {
+pub(crate) fn run_case(
+    ledger: &Path,
+    case: &Case,
+    sink: Sink,
+    adjust: impl FnOnce(&mut Command),
+) -> Output {
     let mut command = command(ledger, case);
     adjust(&mut command);
     match sink {
@@ -227,12 +232,12 @@ fn run_case(ledger: &Path, case: &Case, sink: Sink, adjust: impl FnOnce(&mut Com
     child.wait_with_output().expect("cartera ends")
 }
 
-fn label(case: &Case) -> String {
+pub(crate) fn label(case: &Case) -> String {
     case.args.join(" ")
 }
 
 /// No run may panic (exit 101 or a panic message).
-fn assert_no_panic(case: &Case, output: &Output, what: &str) {
+pub(crate) fn assert_no_panic(case: &Case, output: &Output, what: &str) {
     let err = stderr(output);
     assert_ne!(
         output.status.code(),
