@@ -1,6 +1,6 @@
 //! Opening, migrating, reopening and read-only access.
 
-use ledger_sqlite::{ReadOnlyLedger, SCHEMA_VERSION, SqliteLedger};
+use ledger_sqlite::{OpenError, ReadOnlyLedger, SCHEMA_VERSION, SqliteLedger};
 use use_cases::PortError;
 use use_cases::ports::{LedgerRead, LedgerWrite, SettingKey, SettingsStore};
 
@@ -207,4 +207,116 @@ fn a_version_2_file_migrates_its_content_index_and_reads_the_same_data() {
         )
         .unwrap();
     assert!(plan.contains("spot_rows_content_key"), "{plan}");
+}
+
+#[test]
+fn a_file_that_is_not_a_ledger_is_refused_and_left_as_it_was() {
+    let dir = TempDir::new();
+    let foreign = dir.path().join("foreign.db");
+    {
+        let conn = rusqlite::Connection::open(&foreign).unwrap();
+        conn.execute_batch("CREATE TABLE notes (text TEXT); INSERT INTO notes VALUES ('mine');")
+            .unwrap();
+    }
+    let empty = dir.path().join("empty.db");
+    std::fs::write(&empty, b"").unwrap();
+    let noise = dir.path().join("noise.db");
+    std::fs::write(&noise, vec![7_u8; 4096]).unwrap();
+    for (path, what) in [
+        (&foreign, "an SQLite database of another program"),
+        (&empty, "an empty file"),
+        (&noise, "not an SQLite database"),
+    ] {
+        let before = std::fs::read(path).unwrap();
+        let error = SqliteLedger::open_reader(path).unwrap_err();
+        assert_eq!(
+            error,
+            OpenError::NotALedger {
+                what: what.to_owned()
+            }
+        );
+        assert!(ReadOnlyLedger::open_reader(path).is_err());
+        assert_eq!(std::fs::read(path).unwrap(), before, "{what}");
+    }
+    // A write refuses the foreign database too, and leaves it as it was.
+    let before = std::fs::read(&foreign).unwrap();
+    assert!(matches!(
+        SqliteLedger::open_existing(&foreign),
+        Err(OpenError::NotALedger { .. })
+    ));
+    assert!(matches!(
+        SqliteLedger::create_or_open(&foreign),
+        Err(OpenError::NotALedger { .. })
+    ));
+    assert_eq!(std::fs::read(&foreign).unwrap(), before);
+    // A 0-byte file is a new ledger for a write; a missing file is not created by a reader.
+    let ledger = SqliteLedger::create_or_open(&empty).unwrap();
+    assert!(ledger.holds_nothing().unwrap());
+    let absent = dir.path().join("absent.db");
+    assert_eq!(
+        SqliteLedger::open_reader(&absent).unwrap_err(),
+        OpenError::Missing
+    );
+    assert_eq!(
+        SqliteLedger::open_existing(&absent).unwrap_err(),
+        OpenError::Missing
+    );
+    assert!(!absent.exists());
+}
+
+#[test]
+fn a_read_only_open_rolls_back_a_hot_journal_and_never_migrates() {
+    let dir = TempDir::new();
+    let path = dir.ledger_path();
+    {
+        let mut ledger = SqliteLedger::open(&path).unwrap();
+        ledger
+            .write_import_batch(&batch(
+                "a.csv",
+                vec![buy("k1", "Kraken", "2024-01-01T00:00:00Z", 2)],
+            ))
+            .unwrap();
+    }
+    // A writer killed mid-transaction in rollback-journal mode: the file with spilled pages
+    // and its hot journal, copied while the transaction is open.
+    let work = TempDir::new();
+    let live = work.ledger_path();
+    std::fs::copy(&path, &live).unwrap();
+    let conn = rusqlite::Connection::open(&live).unwrap();
+    let _: String = conn
+        .query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))
+        .unwrap();
+    conn.execute_batch(
+        "PRAGMA cache_size = 2; BEGIN IMMEDIATE; \
+         UPDATE spot_rows SET note = hex(zeroblob(200000)); DELETE FROM meta;",
+    )
+    .unwrap();
+    let killed = TempDir::new();
+    std::fs::copy(&live, killed.ledger_path()).unwrap();
+    std::fs::copy(
+        work.path().join("ledger.sqlite-journal"),
+        killed.path().join("ledger.sqlite-journal"),
+    )
+    .unwrap();
+    conn.execute_batch("ROLLBACK").unwrap();
+    let reader = ReadOnlyLedger::open_reader(killed.ledger_path()).unwrap();
+    assert_eq!(reader.spot_rows().unwrap().len(), 1);
+    assert_eq!(reader.ledger_version().unwrap(), 1);
+
+    // An older schema is refused by a reader and left at its version.
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    raw.pragma_update(None, "user_version", 1).unwrap();
+    drop(raw);
+    assert_eq!(
+        SqliteLedger::open_reader(&path).unwrap_err(),
+        OpenError::SchemaTooOld {
+            found: 1,
+            supported: SCHEMA_VERSION
+        }
+    );
+    let raw = rusqlite::Connection::open(&path).unwrap();
+    let version: i64 = raw
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 1);
 }
