@@ -640,10 +640,7 @@ impl Ctx {
                     line,
                     col,
                     "timestamp-out-of-range",
-                    format!(
-                        "{} is outside 2009-01-01 … 2100-01-01",
-                        local.format("%Y-%m-%dT%H:%M:%S")
-                    ),
+                    values::Dated::Ledger.outside(&values::shown_local(local, zone)),
                 );
                 None
             }
@@ -1212,10 +1209,14 @@ fn start_records<'a>(
     let (index, header, format) = match detect(&peeked, options.format) {
         Ok(found) => found,
         Err(f) => {
-            result.findings.push(f);
+            result.findings.push(records.oversized(None).unwrap_or(f));
             return Start::Done(result, Some(records));
         }
     };
+    if let Some(f) = records.oversized(Some(&header)) {
+        result.findings.push(f);
+        return Start::Done(result, Some(records));
+    }
     records.consume(index + 1);
     result.header_line = Some(header.line);
     result.header_cells.clone_from(&header.cells);
@@ -1297,6 +1298,7 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
             options,
         ),
     };
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     if !file_level {
         let (transactions, rows) = finish(format.profile, out.drafts);
@@ -1533,6 +1535,7 @@ fn stream_rows(
     if whole {
         return Streamed::Declined;
     }
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());
     if !file_level && open && !chunk.is_empty() {
@@ -1569,6 +1572,7 @@ fn stream_futures(
         }
         chunk.push(record);
     });
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());
     if !file_level && open && !chunk.is_empty() {
@@ -1590,6 +1594,11 @@ pub(crate) fn for_rows(
             break;
         }
         ctx.rows_read += 1;
+        if let Some(finding) = reader::cell_shape(&ctx.header, &record, line) {
+            ctx.invalid.insert(line);
+            ctx.findings.push(finding);
+            continue;
+        }
         if let Some(mut finding) = ctx.header.field_count(&record) {
             finding.line = line;
             ctx.invalid.insert(line);
