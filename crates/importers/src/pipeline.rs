@@ -552,7 +552,7 @@ impl Ctx {
                     line,
                     col,
                     "decimal-out-of-range",
-                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                    values::out_of_range_reason(text),
                 );
                 None
             }
@@ -1086,6 +1086,8 @@ impl Finisher {
             }
         };
         let identity = values::sha256_hex(&identity_key);
+        let mut d = d;
+        cap_note(&mut d.note);
         if d.role.is_none() {
             self.rows += 1 + d.extra_lines.len() as u64;
             self.primary = out.len();
@@ -1124,6 +1126,22 @@ impl Finisher {
             note: d.note,
             lines,
         });
+    }
+}
+
+/// The most characters of a stored note (`imports.md` §1.5).
+pub(crate) const NOTE_CHARS: usize = 500;
+
+/// Cuts a note an exchange profile built (labels, addresses, remarks) to [`NOTE_CHARS`]
+/// characters, the last one `…`, so nothing is stored past the limit (D-85); the generic
+/// format refuses a longer note of its own.
+pub(crate) fn cap_note(note: &mut String) {
+    if note.len() <= NOTE_CHARS {
+        return;
+    }
+    if let Some((at, _)) = note.char_indices().nth(NOTE_CHARS - 1) {
+        note.truncate(at);
+        note.push('…');
     }
 }
 
@@ -1305,6 +1323,9 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         result.transactions = transactions;
         let mut futures = out.futures;
         futures.sort_by_key(|f| (f.timestamp, f.line));
+        for f in &mut futures {
+            cap_note(&mut f.note);
+        }
         result.rows_in_records = rows + futures.len() as u64;
         result.futures = futures;
     }
@@ -1558,8 +1579,9 @@ fn stream_futures(
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut open = true;
     let mut rows = 0u64;
-    crate::profiles::futures::read_into(&mut ctx, records, account, &mut |ctx, record| {
+    crate::profiles::futures::read_into(&mut ctx, records, account, &mut |ctx, mut record| {
         rows += 1;
+        cap_note(&mut record.note);
         open = open && (send_after_errors || ctx.invalid.is_empty());
         if !open {
             return;

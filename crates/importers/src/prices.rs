@@ -220,7 +220,7 @@ impl Sink {
                     "decimal-out-of-range",
                     line,
                     col,
-                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                    values::out_of_range_reason(text),
                 );
                 None
             }

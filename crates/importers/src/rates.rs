@@ -270,10 +270,7 @@ fn parse_ecb_untidy(bytes: &[u8]) -> RatesResult {
                     continue;
                 }
                 Err(NumError::Range) => {
-                    error(
-                        "decimal-out-of-range",
-                        format!("\"{cell}\" has more than 28 significant or 28 fractional digits"),
-                    );
+                    error("decimal-out-of-range", values::out_of_range_reason(cell));
                     continue;
                 }
             };

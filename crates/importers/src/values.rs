@@ -34,7 +34,7 @@ pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
     {
         return Err(NumError::Bad);
     }
-    if frac.len() > 28 {
+    if frac.len() > 28 || !within_bound(int) {
         return Err(NumError::Range);
     }
     let mut mantissa: u128 = 0;
@@ -60,6 +60,34 @@ pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
     } else {
         value
     })
+}
+
+/// The most digits before the point of any amount, price or rate read (D-84): sums of ten
+/// million such amounts stay below 10^22, six orders of magnitude under what the engine's
+/// decimals hold, so balances, lots and totals never overflow.
+pub(crate) const MAX_INTEGER_DIGITS: usize = 15;
+
+/// Whether the integer digits `int` (ASCII digits) stay within [`MAX_INTEGER_DIGITS`].
+fn within_bound(int: &str) -> bool {
+    int.trim_start_matches('0').len() <= MAX_INTEGER_DIGITS
+}
+
+/// The reason of `decimal-out-of-range` for the number cell `text`: too large (more than
+/// [`MAX_INTEGER_DIGITS`] digits before the point), or beyond the decimals' precision.
+pub(crate) fn out_of_range_reason(text: &str) -> String {
+    let int = text.split('.').next().unwrap_or("");
+    let digits = int
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .count();
+    if digits > MAX_INTEGER_DIGITS {
+        format!(
+            "\"{text}\" has more than {MAX_INTEGER_DIGITS} digits before the point; larger amounts are not accepted"
+        )
+    } else {
+        format!("\"{text}\" has more than 28 significant or 28 fractional digits")
+    }
 }
 
 /// The normal form of §1.8: no sign for zero, no trailing fractional zeros.
@@ -329,6 +357,9 @@ pub fn validate_account_name(name: &str) -> Result<(), &'static str> {
     }
     if core_domain::ledger::is_reserved_account_name(name) {
         return Err("names starting with ownwallet- are reserved");
+    }
+    if name.split(':').any(|part| part.trim().is_empty()) {
+        return Err("a part before or after \":\" is empty (write Parent:child)");
     }
     Ok(())
 }

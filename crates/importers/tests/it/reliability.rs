@@ -286,3 +286,110 @@ fn price_and_rate_cells_never_span_lines() {
     let r = rates::parse_ecb(b"Date,USD,\n2024-01-13,\"1\n2\",\n");
     assert_eq!(r.findings[0].code, "quote-spans-lines");
 }
+
+#[test]
+fn amounts_past_fifteen_integer_digits_are_refused_at_their_line() {
+    let r = g(&[
+        "2024-01-01T10:00:00Z,DEPOSIT,Bank,EUR,999999999999999.999,,,,,,,,,",
+        "2024-01-01T10:00:00Z,DEPOSIT,Bank,EUR,1000000000000000,,,,,,,,,",
+        "2024-01-01T10:00:00Z,BUY,Bank,BTC,1,EUR,5,EUR,0,0001234567890123456789012345,EUR,,,",
+    ]);
+    check_findings(
+        &r,
+        "g.csv",
+        &[
+            "g.csv:3:5: error[decimal-out-of-range] column \"in_amount\": \"1000000000000000\" has more than 15 digits before the point; larger amounts are not accepted",
+            "g.csv:4:10: error[decimal-out-of-range] column \"fiat_value\": \"0001234567890123456789012345\" has more than 15 digits before the point; larger amounts are not accepted",
+        ],
+    );
+    assert_eq!(r.transactions.len(), 1);
+    let (r, f) = price_findings(
+        "p.csv",
+        "date,symbol,close,currency\n2024-01-13,BTC,1234567890123456,EUR\n",
+        &PriceOptions::default(),
+    );
+    assert_eq!(
+        f,
+        [
+            "p.csv:2:3: error[decimal-out-of-range] column \"close\": \"1234567890123456\" has more than 15 digits before the point; larger amounts are not accepted"
+        ]
+    );
+    assert_eq!(r.invalid_rows, 1);
+    let r = rates::parse_ecb(b"Date,USD,\n2024-01-13,1234567890123456,\n");
+    assert_eq!(r.findings[0].code, "decimal-out-of-range");
+}
+
+#[test]
+fn account_names_with_empty_parts_are_refused() {
+    let r = g(&[
+        "2024-01-01T10:00:00Z,DEPOSIT,Kraken:,EUR,1,,,,,,,,,",
+        "2024-01-01T10:00:00Z,DEPOSIT,:x,EUR,1,,,,,,,,,",
+        "2024-01-01T10:00:00Z,DEPOSIT,Kraken::spot,EUR,1,,,,,,,,,",
+        "2024-01-01T10:00:00Z,DEPOSIT,Kraken: ,EUR,1,,,,,,,,,",
+        "2024-01-01T10:00:00Z,DEPOSIT,Kraken:spot,EUR,1,,,,,,,,,",
+    ]);
+    let reason =
+        "is not a valid account name: a part before or after \":\" is empty (write Parent:child)";
+    check_findings(
+        &r,
+        "g.csv",
+        &[
+            &format!("g.csv:2:3: error[bad-account-name] column \"account\": \"Kraken:\" {reason}"),
+            &format!("g.csv:3:3: error[bad-account-name] column \"account\": \":x\" {reason}"),
+            &format!(
+                "g.csv:4:3: error[bad-account-name] column \"account\": \"Kraken::spot\" {reason}"
+            ),
+            &format!("g.csv:5:3: error[bad-account-name] column \"account\": \"Kraken:\" {reason}"),
+        ],
+    );
+    assert_eq!(r.transactions.len(), 1);
+    assert!(importers::validate_account_name("Kraken::spot").is_err());
+    assert!(importers::validate_account_name("Kraken:spot").is_ok());
+}
+
+const COINBASE_V4: &str = "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes";
+
+#[test]
+fn coinbase_refuses_a_negative_fee_and_warns_on_a_fee_in_another_currency() {
+    let r = import(
+        &file(
+            COINBASE_V4,
+            &[
+                "a1,2025-01-13 12:20:53 UTC,Buy,BTC,0.001,EUR,€90000.00,€90.00,€95.00,-€5.00,Bought",
+                "a2,2025-01-13 12:21:53 UTC,Buy,BTC,0.001,EUR,€90000.00,€90.00,€95.00,$5.00,Bought",
+                "a3,2025-01-13 12:22:53 UTC,Buy,BTC,0.001,EUR,€90000.00,€90.00,€95.00,€5.00,Bought",
+            ],
+        ),
+        &ImportOptions::default(),
+    );
+    check_findings(
+        &r,
+        "c.csv",
+        &[
+            "c.csv:2:10: error[negative-not-allowed] column \"Fees and/or Spread\": \"-€5.00\" must not be negative",
+            "c.csv:3:10: warning[currency-mismatch] column \"Fees and/or Spread\": the fee \"$5.00\" is written in USD, the row's currency is EUR; it was read as EUR",
+        ],
+    );
+    assert_eq!(r.transactions.len(), 2);
+    assert_counts(&r);
+}
+
+#[test]
+fn exchange_notes_are_cut_at_five_hundred_characters_and_generic_ones_refused() {
+    let long = "n".repeat(10_000);
+    let row = format!(
+        "a1,2025-01-13 12:20:53 UTC,Buy,BTC,0.001,EUR,€90000.00,€90.00,€95.00,€5.00,{long}"
+    );
+    let r = import(&file(COINBASE_V4, &[&row]), &ImportOptions::default());
+    assert!(!r.has_errors(), "{:?}", rendered(&r, "c"));
+    let note = &r.transactions[0].note;
+    assert_eq!(note.chars().count(), 500);
+    assert!(note.ends_with("nn…"), "{note}");
+    let row = format!(
+        "2024-01-01T10:00:00Z,DEPOSIT,Bank,EUR,1,,,,,,,,,{}",
+        "é".repeat(501)
+    );
+    let r = g(&[&row]);
+    assert_eq!(r.findings[0].code, "value-too-long");
+    assert!(r.transactions.is_empty());
+}
