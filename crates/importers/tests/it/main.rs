@@ -13,6 +13,7 @@ mod coinbase;
 mod detection;
 mod futures;
 mod generic;
+mod guard_rails;
 mod kraken;
 mod properties;
 mod rates_prices;
