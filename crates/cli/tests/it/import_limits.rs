@@ -327,3 +327,38 @@ fn coinbase_fees_and_long_notes() {
     assert_eq!(stored.chars().count(), 500);
     assert!(stored.ends_with("nn…"), "{stored}");
 }
+
+#[test]
+fn an_overflow_within_the_bound_is_told_in_words() {
+    // Amounts within the import bound whose product still overflows a decimal.
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = generic(
+        dir.path(),
+        &[
+            "2024-01-01T10:00:00Z,DEPOSIT,Bank,EUR,999999999999999,,,,,,,,,",
+            "2024-01-02T10:00:00Z,BUY,Bank,BTC,999999999999999,EUR,999999999999999,,,,,,,",
+        ],
+    );
+    let prices = write(
+        dir.path(),
+        "p.csv",
+        "date,symbol,close,currency\n2024-12-30,BTC,999999999999999,EUR\n",
+    );
+    assert!(
+        run(&ledger, &["import", file.to_str().unwrap()])
+            .status
+            .success()
+    );
+    assert!(
+        run(&ledger, &["prices", "import", prices.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let output = crate::support::run_at(&ledger, &["portfolio"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        "cartera: error: the amounts are too large to compute the current value: an amount, price or rate in the ledger is far beyond any real one\n"
+    );
+}
