@@ -384,7 +384,8 @@ fn parse_untidy(file_name: &str, bytes: &[u8], options: &PriceOptions) -> Prices
     };
     let mut records = Records::new(text);
     let peeked = records.peek(10);
-    if let Some(f) = records.oversized(None) {
+    // A long record after the header is reported with the header's column names below.
+    if let Some(f) = records.oversized(None).filter(|_| peeked.is_empty()) {
         result.findings.push(f);
         return result;
     }

@@ -393,3 +393,25 @@ fn exchange_notes_are_cut_at_five_hundred_characters_and_generic_ones_refused() 
     assert_eq!(r.findings[0].code, "value-too-long");
     assert!(r.transactions.is_empty());
 }
+
+#[test]
+fn a_long_record_in_a_price_or_rate_file_is_named_with_its_column() {
+    let text = format!(
+        "date,symbol,close,currency\n2024-01-13,BTC,1,EUR\n{}\n",
+        "7".repeat(2 << 20)
+    );
+    let (r, f) = price_findings("p.csv", &text, &PriceOptions::default());
+    assert_eq!(
+        f,
+        [
+            "p.csv:3:1: error[record-too-long] column \"date\": the record starting on line 3 is longer than 1 MiB (a quote that is never closed?); the file was not read past it"
+        ]
+    );
+    assert!(r.file_rejected());
+    let text = format!("Date,USD,\n2024-01-13,\"1{}\n", "7".repeat(2 << 20));
+    let r = rates::parse_ecb(text.as_bytes());
+    assert_eq!(r.findings.len(), 1);
+    assert_eq!(r.findings[0].code, "record-too-long");
+    assert_eq!(r.findings[0].header, "Date");
+    assert!(r.file_rejected());
+}
