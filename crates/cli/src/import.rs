@@ -89,7 +89,10 @@ pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
     {
         return Err(UsageError {
             code: "bad-account-name",
-            reason: format!("\"{account}\" is not a valid account name: {reason}"),
+            reason: format!(
+                "\"{}\" is not a valid account name: {reason}",
+                shared_types::text::excerpt(account)
+            ),
         }
         .into());
     }
@@ -108,9 +111,10 @@ fn import_one(
     let name = file.display().to_string();
     // A large file is read block by block (imports.md §1.2); the batch path, for the
     // files the streamed one declines, reads it whole.
-    if let Some(size) = std::fs::metadata(file)
-        .ok()
-        .and_then(|m| usize::try_from(m.len()).ok())
+    let metadata = std::fs::metadata(file).ok();
+    let regular = metadata.as_ref().is_none_or(std::fs::Metadata::is_file);
+    if regular
+        && let Some(size) = metadata.and_then(|m| usize::try_from(m.len()).ok())
         && let Some(report) = stream::import(
             store,
             &name,
@@ -122,7 +126,9 @@ fn import_one(
     {
         return report;
     }
-    match std::fs::read(file) {
+    match read_input(file) {
+        // A pipe or device read into memory is streamed from there when large.
+        Ok(bytes) if !regular => import_data(store, &name, &bytes, options, args),
         Ok(bytes) => import_batch(store, &name, &bytes, options, args),
         Err(error) => {
             let mut report = FileReport::new(&name, "transactions");
@@ -138,6 +144,29 @@ fn import_one(
             report
         }
     }
+}
+
+/// The most read from a file that is not a regular file (a pipe, a FIFO, a device such as
+/// `/dev/zero`), which has no size to stream by and may never end (D-82).
+pub(crate) const NON_REGULAR_CAP: u64 = 64 << 20;
+
+/// Reads a whole input file: a regular file as it is, anything else up to
+/// [`NON_REGULAR_CAP`] bytes, past which it is refused rather than read without end.
+pub(crate) fn read_input(file: &Path) -> std::io::Result<Vec<u8>> {
+    use std::io::Read as _;
+    let opened = std::fs::File::open(file)?;
+    if opened.metadata()?.is_file() {
+        return std::fs::read(file);
+    }
+    let mut bytes = Vec::new();
+    opened.take(NON_REGULAR_CAP + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > NON_REGULAR_CAP {
+        return Err(std::io::Error::other(format!(
+            "it is not a regular file and holds more than {} MiB; save it as a file and import that",
+            NON_REGULAR_CAP >> 20
+        )));
+    }
+    Ok(bytes)
 }
 
 /// Imports one file's bytes (read from disk, or bundled with the binary for `cartera demo`).

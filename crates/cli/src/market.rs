@@ -298,7 +298,7 @@ pub(crate) fn import_prices(
 }
 
 fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
-    match std::fs::read(file) {
+    match crate::import::read_input(file) {
         Ok(bytes) => Some(bytes),
         Err(error) => {
             report.findings.push(FindingOut {

@@ -5,8 +5,12 @@
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum DomainError {
-    /// A checked operation overflowed; `context` names the row key or computation.
-    #[error("arithmetic overflow in {context}")]
+    /// A checked operation overflowed; `context` names the row key or computation. Shown to
+    /// the user in words ([`overflow_subject`]), never as an internal name.
+    #[error(
+        "the amounts are too large to compute {}: an amount, price or rate in the ledger is far beyond any real one",
+        overflow_subject(context)
+    )]
     ArithmeticOverflow {
         /// The row key or computation.
         context: String,
@@ -51,6 +55,25 @@ pub enum DomainError {
     },
 }
 
+/// What an overflow's `context` computed, in words: the engine's short internal names
+/// (`T_sav`, `R`, `holdings_at`) mapped to what a user knows them as.
+pub fn overflow_subject(context: &str) -> String {
+    let known = match context {
+        "T_sav" => "the savings-base gains and losses of the year",
+        "T_gen" => "the general-base results of the year",
+        "R" => "the savings-base income of the year",
+        "M" | "A" => "the year's totals",
+        "realized" => "the realized result",
+        "holdings_at" => "the holdings",
+        "carry_forward" => "the losses carried forward",
+        "audit_trail" => "the audit trail",
+        "hhi" => "the concentration index",
+        "roi" => "the return on investment",
+        _ => return format!("the {}", context.replace('_', " ")),
+    };
+    known.to_owned()
+}
+
 impl DomainError {
     /// Shorthand for an overflow in `context`.
     pub fn overflow(context: impl Into<String>) -> Self {
@@ -62,3 +85,6 @@ impl DomainError {
 
 /// Result alias of `core-domain`.
 pub type DomainResult<T> = Result<T, DomainError>;
+
+#[cfg(test)]
+mod tests;

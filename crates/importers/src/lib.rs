@@ -38,7 +38,20 @@ pub use values::validate_account_name;
 
 /// Reads one exchange or generic file (stages 1–6).
 pub fn import_bytes(bytes: &[u8], options: &ImportOptions) -> ImportResult {
-    pipeline::run(bytes, options)
+    tidy(pipeline::run(bytes, options))
+}
+
+/// Every finding leaves the crate with short, escaped quotes ([`Finding::tidy`]).
+fn tidy(mut result: ImportResult) -> ImportResult {
+    result.findings.iter_mut().for_each(Finding::tidy);
+    result
+}
+
+fn tidy_streamed(streamed: Streamed) -> Streamed {
+    match streamed {
+        Streamed::Done(result) => Streamed::Done(tidy(result)),
+        other => other,
+    }
 }
 
 /// Stages 1–6 of a generic CSV, a Bitvavo export, a Coinbase report or a Binance statement
@@ -56,7 +69,12 @@ pub fn import_bytes_streaming(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> Streamed {
-    pipeline::run_streaming(bytes, options, send_after_errors, sink)
+    tidy_streamed(pipeline::run_streaming(
+        bytes,
+        options,
+        send_after_errors,
+        sink,
+    ))
 }
 
 /// [`import_bytes_streaming`] of a file read block by block from `source` (`size`: its
@@ -71,7 +89,9 @@ pub fn import_read_streaming(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String) {
-    pipeline::run_streaming_read(source, size, options, (send_after_errors, false), sink)
+    let (streamed, sha256) =
+        pipeline::run_streaming_read(source, size, options, (send_after_errors, false), sink);
+    (tidy_streamed(streamed), sha256)
 }
 
 /// [`import_read_streaming`] of a file in any time order (a Kraken ledgers file or a Kraken
@@ -92,19 +112,21 @@ pub fn import_read_any_order(
     send_after_errors: bool,
     sink: &mut dyn FnMut(Chunk) -> bool,
 ) -> (Streamed, String) {
-    pipeline::run_streaming_read(source, size, options, (send_after_errors, true), sink)
+    let (streamed, sha256) =
+        pipeline::run_streaming_read(source, size, options, (send_after_errors, true), sink);
+    (tidy_streamed(streamed), sha256)
 }
 
 /// Reads one file from disk; an unreadable file is the file-level error `file-unreadable`.
 pub fn import_file(path: &std::path::Path, options: &ImportOptions) -> ImportResult {
     match std::fs::read(path) {
         Ok(bytes) => import_bytes(&bytes, options),
-        Err(e) => ImportResult {
+        Err(e) => tidy(ImportResult {
             findings: vec![reader::file_error_dash(
                 "file-unreadable",
                 format!("cannot read the file: {e}"),
             )],
             ..ImportResult::default()
-        },
+        }),
     }
 }

@@ -47,6 +47,21 @@ pub struct Finding {
 }
 
 impl Finding {
+    /// Shortens the quoted cells of the message and the header to short excerpts with control
+    /// characters escaped: a cell can be megabytes long or hold NUL bytes (D-83).
+    pub(crate) fn tidy(&mut self) {
+        if self.message.len() > shared_types::text::EXCERPT_CHARS
+            || self.message.chars().any(char::is_control)
+        {
+            self.message = shared_types::text::quote_excerpts(&self.message);
+        }
+        if self.header.len() > shared_types::text::EXCERPT_CHARS
+            || self.header.chars().any(char::is_control)
+        {
+            self.header = shared_types::text::excerpt(&self.header);
+        }
+    }
+
     /// The diagnostic line `<file>:<line>:<column>: <level>[<code>] column "<header>": <reason>`.
     pub fn render(&self, file: &str) -> String {
         format!(

@@ -552,7 +552,7 @@ impl Ctx {
                     line,
                     col,
                     "decimal-out-of-range",
-                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                    values::out_of_range_reason(text),
                 );
                 None
             }
@@ -640,10 +640,7 @@ impl Ctx {
                     line,
                     col,
                     "timestamp-out-of-range",
-                    format!(
-                        "{} is outside 2009-01-01 … 2100-01-01",
-                        local.format("%Y-%m-%dT%H:%M:%S")
-                    ),
+                    values::Dated::Ledger.outside(&values::shown_local(local, zone)),
                 );
                 None
             }
@@ -1089,6 +1086,8 @@ impl Finisher {
             }
         };
         let identity = values::sha256_hex(&identity_key);
+        let mut d = d;
+        cap_note(&mut d.note);
         if d.role.is_none() {
             self.rows += 1 + d.extra_lines.len() as u64;
             self.primary = out.len();
@@ -1127,6 +1126,22 @@ impl Finisher {
             note: d.note,
             lines,
         });
+    }
+}
+
+/// The most characters of a stored note (`imports.md` §1.5).
+pub(crate) const NOTE_CHARS: usize = 500;
+
+/// Cuts a note an exchange profile built (labels, addresses, remarks) to [`NOTE_CHARS`]
+/// characters, the last one `…`, so nothing is stored past the limit (D-85); the generic
+/// format refuses a longer note of its own.
+pub(crate) fn cap_note(note: &mut String) {
+    if note.len() <= NOTE_CHARS {
+        return;
+    }
+    if let Some((at, _)) = note.char_indices().nth(NOTE_CHARS - 1) {
+        note.truncate(at);
+        note.push('…');
     }
 }
 
@@ -1212,10 +1227,14 @@ fn start_records<'a>(
     let (index, header, format) = match detect(&peeked, options.format) {
         Ok(found) => found,
         Err(f) => {
-            result.findings.push(f);
+            result.findings.push(records.oversized(None).unwrap_or(f));
             return Start::Done(result, Some(records));
         }
     };
+    if let Some(f) = records.oversized(Some(&header)) {
+        result.findings.push(f);
+        return Start::Done(result, Some(records));
+    }
     records.consume(index + 1);
     result.header_line = Some(header.line);
     result.header_cells.clone_from(&header.cells);
@@ -1297,12 +1316,16 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
             options,
         ),
     };
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     if !file_level {
         let (transactions, rows) = finish(format.profile, out.drafts);
         result.transactions = transactions;
         let mut futures = out.futures;
         futures.sort_by_key(|f| (f.timestamp, f.line));
+        for f in &mut futures {
+            cap_note(&mut f.note);
+        }
         result.rows_in_records = rows + futures.len() as u64;
         result.futures = futures;
     }
@@ -1533,6 +1556,7 @@ fn stream_rows(
     if whole {
         return Streamed::Declined;
     }
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());
     if !file_level && open && !chunk.is_empty() {
@@ -1555,8 +1579,9 @@ fn stream_futures(
     let mut chunk = Vec::with_capacity(CHUNK);
     let mut open = true;
     let mut rows = 0u64;
-    crate::profiles::futures::read_into(&mut ctx, records, account, &mut |ctx, record| {
+    crate::profiles::futures::read_into(&mut ctx, records, account, &mut |ctx, mut record| {
         rows += 1;
+        cap_note(&mut record.note);
         open = open && (send_after_errors || ctx.invalid.is_empty());
         if !open {
             return;
@@ -1569,6 +1594,7 @@ fn stream_futures(
         }
         chunk.push(record);
     });
+    ctx.findings.extend(records.oversized(Some(&ctx.header)));
     let file_level = ctx.findings.iter().any(|f| f.file_level);
     open = open && (send_after_errors || ctx.invalid.is_empty());
     if !file_level && open && !chunk.is_empty() {
@@ -1590,6 +1616,11 @@ pub(crate) fn for_rows(
             break;
         }
         ctx.rows_read += 1;
+        if let Some(finding) = reader::cell_shape(&ctx.header, &record, line) {
+            ctx.invalid.insert(line);
+            ctx.findings.push(finding);
+            continue;
+        }
         if let Some(mut finding) = ctx.header.field_count(&record) {
             finding.line = line;
             ctx.invalid.insert(line);

@@ -139,6 +139,34 @@ impl Sink {
         });
     }
 
+    /// `timestamp-out-of-range` for the date or instant `shown` as the file writes it.
+    fn out_of_range(&mut self, line: u64, col: usize, shown: &str) {
+        self.push(
+            Level::Error,
+            "timestamp-out-of-range",
+            line,
+            col,
+            values::Dated::Ledger.outside(shown),
+        );
+    }
+
+    /// `date` when it lies in the supported range; reports it otherwise.
+    fn supported_date(
+        &mut self,
+        line: u64,
+        col: usize,
+        date: Option<chrono::NaiveDate>,
+        text: &str,
+    ) -> Option<chrono::NaiveDate> {
+        let date = date?;
+        if values::supported_date(date, values::Dated::Ledger) {
+            Some(date)
+        } else {
+            self.out_of_range(line, col, text);
+            None
+        }
+    }
+
     fn dec(&mut self, line: u64, col: usize, text: &str, positive: bool) -> Option<Decimal> {
         match values::parse_decimal(text) {
             _ if text.is_empty() => {
@@ -192,7 +220,7 @@ impl Sink {
                     "decimal-out-of-range",
                     line,
                     col,
-                    format!("\"{text}\" has more than 28 significant or 28 fractional digits"),
+                    values::out_of_range_reason(text),
                 );
                 None
             }
@@ -333,9 +361,15 @@ fn settle(
 }
 
 /// Reads a price file. `file_name` is read only for Kraken OHLCVT names (§3.5).
+pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesResult {
+    let mut result = parse_untidy(file_name, bytes, options);
+    result.findings.iter_mut().for_each(Finding::tidy);
+    result
+}
+
 #[allow(clippy::too_many_lines)] // Three small formats share one driver.
 #[allow(clippy::many_single_char_names)]
-pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesResult {
+fn parse_untidy(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesResult {
     let mut result = PricesResult::default();
     let text = match reader::decode(bytes) {
         Ok(Decoded::Text(t)) => t,
@@ -350,6 +384,11 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
     };
     let mut records = Records::new(text);
     let peeked = records.peek(10);
+    // A long record after the header is reported with the header's column names below.
+    if let Some(f) = records.oversized(None).filter(|_| peeked.is_empty()) {
+        result.findings.push(f);
+        return result;
+    }
     let is_header = |cells: &[String], names: &[&str]| {
         cells.iter().filter(|c| !c.is_empty()).count() == names.len()
             && names
@@ -582,6 +621,11 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
     let mut record = ByteRecord::new();
     while let Some(line) = records.next_into(&mut record) {
         result.rows_read += 1;
+        if let Some(f) = reader::cell_shape(&header, &record, line) {
+            sink.invalid.insert(line);
+            sink.findings.push(f);
+            continue;
+        }
         if let Some(mut f) = header.field_count(&record) {
             f.line = line;
             sink.invalid.insert(line);
@@ -592,7 +636,7 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
         let point = match format {
             PriceFormat::Daily => {
                 let date_text = get(0);
-                let date = values::parse_date(date_text, false);
+                let mut date = values::parse_date(date_text, false);
                 if date.is_none() {
                     sink.push(
                         Level::Error,
@@ -602,6 +646,7 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
                         format!("\"{date_text}\" is not a timestamp of the form YYYY-MM-DD"),
                     );
                 }
+                date = sink.supported_date(line, cols[0], date, date_text);
                 let sym = get(1);
                 let asset = values::asset(sym);
                 match asset {
@@ -657,11 +702,16 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
                             .and_then(|d| d.and_hms_opt(0, 0, 0))
                             .map(|l| (l, Zone::Utc))
                     })
-                    .and_then(|(l, z)| match values::place(l, z) {
-                        values::Placed::Single(i) | values::Placed::Ambiguous(i) => Some(i),
-                        _ => None,
-                    });
-                if instant.is_none() {
+                    .map(|(l, z)| values::place(l, z));
+                let instant = match instant {
+                    Some(values::Placed::Single(i) | values::Placed::Ambiguous(i)) => Some(i),
+                    Some(values::Placed::OutOfRange) => {
+                        sink.out_of_range(line, cols[0], ts);
+                        None
+                    }
+                    Some(values::Placed::Nonexistent) | None => None,
+                };
+                if instant.is_none() && !sink.invalid.contains(&line) {
                     sink.push(Level::Error, "bad-timestamp", line, cols[0], format!("\"{ts}\" is not a timestamp of the form YYYY-MM-DD[THH:MM:SS[.f]][Z|±HH:MM]"));
                 }
                 let close = sink.dec(line, cols[1], get(1), true);
@@ -692,7 +742,14 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
                         0,
                         format!("{t} is not a UTC midnight"),
                     ),
-                    Some(s) => instant = s.checked_mul(1_000_000_000).map(Instant::from_unix_nanos),
+                    Some(s) => {
+                        instant = s
+                            .checked_mul(1_000_000_000)
+                            .and_then(|n| values::supported_nanos(n, values::Dated::Ledger));
+                        if instant.is_none() {
+                            sink.out_of_range(line, 0, t);
+                        }
+                    }
                 }
                 for c in [1, 2, 3, 5] {
                     sink.dec(line, c, get(c), false);
@@ -725,6 +782,9 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
             instant,
             close,
         });
+    }
+    if let Some(f) = records.oversized(Some(&header)) {
+        result.findings.push(f);
     }
     let key_col = cols
         .get(match format {

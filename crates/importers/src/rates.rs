@@ -112,8 +112,14 @@ fn parse_ecb_date(text: &str) -> Option<NaiveDate> {
 }
 
 /// Reads an ECB rate file (history or daily, CSV or ZIP).
-#[allow(clippy::too_many_lines)] // Decoding, header and row checks of §3.2 in one pass.
 pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
+    let mut result = parse_ecb_untidy(bytes);
+    result.findings.iter_mut().for_each(Finding::tidy);
+    result
+}
+
+#[allow(clippy::too_many_lines)] // Decoding, header and row checks of §3.2 in one pass.
+fn parse_ecb_untidy(bytes: &[u8]) -> RatesResult {
     let mut result = RatesResult::default();
     let unzipped;
     let text = match reader::decode(bytes) {
@@ -145,6 +151,11 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
     };
     let mut records = Records::new(text);
     let peeked = records.peek(10);
+    // A long record after the header is reported with the header's column names below.
+    if let Some(f) = records.oversized(None).filter(|_| peeked.is_empty()) {
+        result.findings.push(f);
+        return result;
+    }
     let Some(index) = peeked.iter().position(|(_, cells)| {
         cells
             .first()
@@ -194,6 +205,11 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
     };
     while let Some(line) = records.next_into(&mut record) {
         result.rows_read += 1;
+        if let Some(f) = reader::cell_shape(&header, &record, line) {
+            findings.push(f);
+            invalid.insert(line);
+            continue;
+        }
         if let Some(mut f) = header.field_count(&record) {
             f.line = line;
             findings.push(f);
@@ -213,6 +229,18 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
             invalid.insert(line);
             continue;
         };
+        if !values::supported_date(date, values::Dated::Rate) {
+            push(
+                &mut findings,
+                Level::Error,
+                "timestamp-out-of-range",
+                line,
+                0,
+                values::Dated::Rate.outside(date_text),
+            );
+            invalid.insert(line);
+            continue;
+        }
         for col in 1..header.required_len {
             let cell = reader::cell(&record, col);
             if cell == "N/A" {
@@ -243,10 +271,7 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
                     continue;
                 }
                 Err(NumError::Range) => {
-                    error(
-                        "decimal-out-of-range",
-                        format!("\"{cell}\" has more than 28 significant or 28 fractional digits"),
-                    );
+                    error("decimal-out-of-range", values::out_of_range_reason(cell));
                     continue;
                 }
             };
@@ -295,6 +320,7 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
             });
         }
     }
+    findings.extend(records.oversized(Some(&header)));
     rates.retain(|r| !invalid.contains(&r.line));
     findings.sort_by_key(|f| (f.line, f.column));
     result.rates = rates;

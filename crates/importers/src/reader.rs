@@ -84,6 +84,16 @@ fn is_blank(record: &ByteRecord) -> bool {
     (0..record.len()).all(|i| cell(record, i).is_empty())
 }
 
+/// The longest record read (D-82): a longer one is a file-level error naming its line, and
+/// memory never holds more of it (a 200 MB line, a device of zeros, a quote never closed).
+pub(crate) const MAX_RECORD_BYTES: u64 = 1 << 20;
+
+/// The longest cell read (D-82): a longer one is a row error on that cell.
+pub(crate) const MAX_CELL_BYTES: usize = 64 << 10;
+
+/// The CSV reader's buffer.
+const READ_BUFFER: usize = 1 << 16;
+
 /// The bytes under the CSV reader. It pulls them from the source in blocks and keeps only
 /// the window since the last counted record start (for line numbers), so a file is never
 /// held whole (`imports.md` §1.2). Reading a file (not a decoded slice), it also checks
@@ -105,11 +115,16 @@ pub(crate) struct Tap<'a> {
     /// A read of the source that failed (the file ends there for the reader).
     failed: Option<String>,
     sha: Option<Sha256>,
+    /// Text offset where the record being read starts (after the last one returned), and
+    /// whether that record grew past [`MAX_RECORD_BYTES`]: the reader then sees the end of
+    /// the file there (D-82).
+    record_from: u64,
+    oversized: bool,
 }
 
 impl Read for Tap<'_> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        if self.bad_utf8.is_some() || self.failed.is_some() {
+        if self.bad_utf8.is_some() || self.failed.is_some() || self.record_too_long() {
             return Ok(0);
         }
         let n = loop {
@@ -149,7 +164,33 @@ impl<'a> Tap<'a> {
             bad_utf8: None,
             failed: None,
             sha,
+            record_from: 0,
+            oversized: false,
         }
+    }
+
+    /// Whether the record being read is longer than [`MAX_RECORD_BYTES`]: the bytes passed
+    /// since it started exceed the limit and the CSV reader's buffer. Line breaks alone (blank
+    /// lines the CSV reader skips) do not count.
+    fn record_too_long(&mut self) -> bool {
+        if self.oversized {
+            return true;
+        }
+        if self.passed.saturating_sub(self.record_from) <= MAX_RECORD_BYTES + READ_BUFFER as u64 {
+            return false;
+        }
+        let since = self
+            .record_from
+            .checked_sub(self.base)
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| self.window.get(i..))
+            .unwrap_or_default();
+        if since.iter().all(|b| matches!(b, b'\r' | b'\n')) {
+            self.record_from = self.passed;
+            return false;
+        }
+        self.oversized = true;
+        true
     }
 
     /// Checks the next block (`got`, empty at the end of the file) continues valid UTF-8.
@@ -201,6 +242,8 @@ pub(crate) struct Records<'a> {
     ahead: VecDeque<(u64, ByteRecord)>,
     done: bool,
     size: usize,
+    /// The line of a record longer than [`MAX_RECORD_BYTES`], where the reading stopped.
+    oversized: Option<u64>,
 }
 
 /// The end of a file read through [`Records::from_file`].
@@ -240,7 +283,7 @@ impl<'a> Records<'a> {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
-            .buffer_capacity(1 << 16)
+            .buffer_capacity(READ_BUFFER)
             .from_reader(tap);
         Self {
             counted: (0, 0),
@@ -248,6 +291,7 @@ impl<'a> Records<'a> {
             ahead: VecDeque::new(),
             done: false,
             size,
+            oversized: None,
         }
     }
 
@@ -279,6 +323,14 @@ impl<'a> Records<'a> {
             }
             // The csv reader only fails on I/O (a file that cannot be read further ends it).
             if let Ok(true) = self.reader.read_byte_record(record) {
+                if self.reader.get_ref().oversized {
+                    // The record was cut where the reader stopped: it ends the file.
+                    let line = self.line_of(record);
+                    self.oversized = Some(line);
+                    self.done = true;
+                    return None;
+                }
+                self.reader.get_mut().record_from = self.reader.position().byte();
                 if !is_blank(record) {
                     return Some(self.line_of(record));
                 }
@@ -343,6 +395,24 @@ impl<'a> Records<'a> {
                 )
             })
             .collect()
+    }
+
+    /// The file-level error of a record longer than [`MAX_RECORD_BYTES`], if the reading
+    /// stopped at one; `header` names its first column.
+    pub(crate) fn oversized(&self, header: Option<&Header>) -> Option<Finding> {
+        let line = self.oversized?;
+        Some(Finding {
+            level: Level::Error,
+            code: "record-too-long",
+            line,
+            column: 1,
+            header: header.map_or_else(|| "-".to_owned(), |h| h.name(0).to_owned()),
+            message: format!(
+                "the record starting on line {line} is longer than {} MiB (a quote that is never closed?); the file was not read past it",
+                MAX_RECORD_BYTES >> 20
+            ),
+            file_level: true,
+        })
     }
 
     /// A capacity hint for per-row vectors (about one row per 64 bytes).
@@ -472,4 +542,58 @@ pub(crate) fn resolve(header: &Header, names: &[&str]) -> (Vec<Option<usize>>, V
         })
         .collect();
     (idx, unknown)
+}
+
+/// Columns of exchange exports whose free text may hold line breaks (Coinbase `Notes`,
+/// Binance `Remark`); in every other column a line break means a quote swallowed lines.
+const MULTILINE_COLUMNS: [&str; 2] = ["Notes", "Remark"];
+
+/// The row error of a record whose cells the format never gives such a shape (D-81): a cell
+/// over [`MAX_CELL_BYTES`] (`cell-too-long`), or a quoted value spanning lines in a column
+/// that never holds line breaks (`quote-spans-lines`, naming the lines it took in). `line`
+/// is the line the record starts on.
+#[allow(clippy::naive_bytecount)] // Only records that hold a line break are counted.
+pub(crate) fn cell_shape(header: &Header, record: &ByteRecord, line: u64) -> Option<Finding> {
+    let bytes = record.as_slice();
+    let long = bytes.len() > MAX_CELL_BYTES;
+    if !long && !bytes.contains(&b'\n') {
+        return None;
+    }
+    let mut at = line;
+    for (i, cell) in record.iter().enumerate() {
+        let breaks = cell.iter().filter(|&&b| b == b'\n').count() as u64;
+        let finding = |code, message| Finding {
+            level: Level::Error,
+            code,
+            line,
+            column: i + 1,
+            header: header.name(i).to_owned(),
+            message,
+            file_level: false,
+        };
+        if cell.len() > MAX_CELL_BYTES {
+            return Some(finding(
+                "cell-too-long",
+                format!(
+                    "this cell holds {} bytes; a cell may hold at most {} KiB",
+                    cell.len(),
+                    MAX_CELL_BYTES >> 10
+                ),
+            ));
+        }
+        let free_text = MULTILINE_COLUMNS
+            .iter()
+            .any(|c| header.name(i).eq_ignore_ascii_case(c));
+        if breaks > 0 && !free_text {
+            return Some(finding(
+                "quote-spans-lines",
+                format!(
+                    "a quoted value spans lines {at} to {}, which were read as this one cell; is a closing quote missing on line {at}?",
+                    at + breaks
+                ),
+            ));
+        }
+        at += breaks;
+    }
+    None
 }

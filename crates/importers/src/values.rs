@@ -34,7 +34,7 @@ pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
     {
         return Err(NumError::Bad);
     }
-    if frac.len() > 28 {
+    if frac.len() > 28 || !within_bound(int) {
         return Err(NumError::Range);
     }
     let mut mantissa: u128 = 0;
@@ -60,6 +60,34 @@ pub(crate) fn parse_decimal(text: &str) -> Result<Decimal, NumError> {
     } else {
         value
     })
+}
+
+/// The most digits before the point of any amount, price or rate read (D-84): sums of ten
+/// million such amounts stay below 10^22, six orders of magnitude under what the engine's
+/// decimals hold, so balances, lots and totals never overflow.
+pub(crate) const MAX_INTEGER_DIGITS: usize = 15;
+
+/// Whether the integer digits `int` (ASCII digits) stay within [`MAX_INTEGER_DIGITS`].
+fn within_bound(int: &str) -> bool {
+    int.trim_start_matches('0').len() <= MAX_INTEGER_DIGITS
+}
+
+/// The reason of `decimal-out-of-range` for the number cell `text`: too large (more than
+/// [`MAX_INTEGER_DIGITS`] digits before the point), or beyond the decimals' precision.
+pub(crate) fn out_of_range_reason(text: &str) -> String {
+    let int = text.split('.').next().unwrap_or("");
+    let digits = int
+        .bytes()
+        .filter(u8::is_ascii_digit)
+        .skip_while(|&b| b == b'0')
+        .count();
+    if digits > MAX_INTEGER_DIGITS {
+        format!(
+            "\"{text}\" has more than {MAX_INTEGER_DIGITS} digits before the point; larger amounts are not accepted"
+        )
+    } else {
+        format!("\"{text}\" has more than 28 significant or 28 fractional digits")
+    }
 }
 
 /// The normal form of §1.8: no sign for zero, no trailing fractional zeros.
@@ -225,13 +253,9 @@ pub(crate) fn place(local: NaiveDateTime, zone: Zone) -> Placed {
     let Some((utc, ambiguous)) = utc else {
         return Placed::Nonexistent;
     };
-    let Some(nanos) = utc.timestamp_nanos_opt() else {
+    let Some(instant) = supported_instant(utc) else {
         return Placed::OutOfRange;
     };
-    let instant = Instant::from_unix_nanos(nanos);
-    if !in_range(instant) {
-        return Placed::OutOfRange;
-    }
     if ambiguous {
         Placed::Ambiguous(instant)
     } else {
@@ -239,11 +263,70 @@ pub(crate) fn place(local: NaiveDateTime, zone: Zone) -> Placed {
     }
 }
 
+/// Which dates a value may carry: every date of every import file lies in one supported
+/// range, checked here and nowhere else (D-80). Transactions and prices: 2009-01-01 to
+/// 2100-01-01 (no crypto asset or trade is older); ECB rates start with the euro, 1999-01-01.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dated {
+    /// A transaction or a price.
+    Ledger,
+    /// An ECB reference rate.
+    Rate,
+}
+
 const MIN_NANOS: i64 = 1_230_768_000 * 1_000_000_000; // 2009-01-01T00:00:00Z
+const MIN_RATE_NANOS: i64 = 915_148_800 * 1_000_000_000; // 1999-01-01T00:00:00Z
 const MAX_NANOS: i64 = 4_102_444_800 * 1_000_000_000; // 2100-01-01T00:00:00Z
 
-fn in_range(instant: Instant) -> bool {
-    (MIN_NANOS..=MAX_NANOS).contains(&instant.unix_nanos())
+impl Dated {
+    fn first_nanos(self) -> i64 {
+        match self {
+            Self::Ledger => MIN_NANOS,
+            Self::Rate => MIN_RATE_NANOS,
+        }
+    }
+
+    /// `<shown> is outside <first> … 2100-01-01`: the date or instant as the file gave it
+    /// (with its offset or zone) out of the supported range.
+    pub(crate) fn outside(self, shown: &str) -> String {
+        let first = match self {
+            Self::Ledger => "2009-01-01",
+            Self::Rate => "1999-01-01",
+        };
+        format!("{shown} is outside {first} … 2100-01-01")
+    }
+}
+
+/// The instant of `utc` when it lies in the supported range of transactions and prices
+/// (also `None` for a time that nanoseconds since 1970 cannot hold, before 1677 or after
+/// 2262).
+pub(crate) fn supported_instant(utc: chrono::DateTime<chrono::Utc>) -> Option<Instant> {
+    supported_nanos(utc.timestamp_nanos_opt()?, Dated::Ledger)
+}
+
+/// The instant of `nanos` since 1970 when it lies in the range of `dated`.
+pub(crate) fn supported_nanos(nanos: i64, dated: Dated) -> Option<Instant> {
+    (dated.first_nanos()..=MAX_NANOS)
+        .contains(&nanos)
+        .then(|| Instant::from_unix_nanos(nanos))
+}
+
+/// Whether UTC day `date` lies in the range of `dated` (its midnight does).
+pub(crate) fn supported_date(date: NaiveDate, dated: Dated) -> bool {
+    date.and_hms_opt(0, 0, 0)
+        .and_then(|t| t.and_utc().timestamp_nanos_opt())
+        .and_then(|nanos| supported_nanos(nanos, dated))
+        .is_some()
+}
+
+/// A local date-time as a range error shows it: with the offset or zone it was read in.
+pub(crate) fn shown_local(local: NaiveDateTime, zone: Zone) -> String {
+    let text = local.format("%Y-%m-%dT%H:%M:%S%.f");
+    match zone {
+        Zone::Utc => format!("{text}Z"),
+        Zone::Fixed(_) => format!("{text}{}", zone.name()),
+        Zone::Iana(_) => format!("{text} {}", zone.name()),
+    }
 }
 
 /// Upper-cases a symbol and validates it (`^[A-Z0-9.]{1,20}$`).
@@ -274,6 +357,9 @@ pub fn validate_account_name(name: &str) -> Result<(), &'static str> {
     }
     if core_domain::ledger::is_reserved_account_name(name) {
         return Err("names starting with ownwallet- are reserved");
+    }
+    if name.split(':').any(|part| part.trim().is_empty()) {
+        return Err("a part before or after \":\" is empty (write Parent:child)");
     }
     Ok(())
 }

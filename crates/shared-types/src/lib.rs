@@ -8,6 +8,7 @@
 
 pub mod decimal;
 pub mod dto;
+pub mod text;
 pub mod vocab;
 
 pub use vocab::{

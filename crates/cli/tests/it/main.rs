@@ -11,6 +11,7 @@ mod corrections;
 mod demo;
 mod errors;
 mod import;
+mod import_limits;
 mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;

@@ -354,7 +354,7 @@ pub(crate) fn read_into(
                         line,
                         s(c),
                         "decimal-out-of-range",
-                        format!("\"{t}\" has more than 28 significant or 28 fractional digits"),
+                        values::out_of_range_reason(t),
                     );
                     Err(())
                 }
@@ -363,6 +363,7 @@ pub(crate) fn read_into(
         let _price = money_cell(ctx, C_PRICE);
         let total = money_cell(ctx, C_TOTAL);
         let fee = money_cell(ctx, C_FEE);
+        check_fee(ctx, line, s(C_FEE), get(C_FEE), cur);
         let notes = get(C_NOTES);
         if ctx.invalid.contains(&line) {
             return;
@@ -697,4 +698,57 @@ pub(crate) fn read_into(
             emit(ctx, extra);
         }
     });
+}
+
+/// A fee is a cost: a negative one is `negative-not-allowed` (not read as its absolute
+/// value), and one written with the symbol of another currency than the row's (`$5.00` in a
+/// EUR row) warns `currency-mismatch`: it is read in the row's currency (D-86).
+fn check_fee(ctx: &mut Ctx, line: u64, col: Option<usize>, text: &str, row: Option<Asset>) {
+    let Ok(fee) = money(text) else {
+        return;
+    };
+    if fee.is_sign_negative() && !fee.is_zero() {
+        ctx.err(
+            line,
+            col,
+            "negative-not-allowed",
+            format!("\"{text}\" must not be negative"),
+        );
+        return;
+    }
+    let Some(row) = row else {
+        return;
+    };
+    let unsigned = text.trim_start_matches(['-', '+']);
+    let letters = unsigned
+        .bytes()
+        .take(3)
+        .take_while(u8::is_ascii_uppercase)
+        .count();
+    let Some(sign) = unsigned[letters..].chars().next() else {
+        return;
+    };
+    let written = match (&unsigned[..letters], sign) {
+        (_, '€') => "EUR",
+        (_, '£') => "GBP",
+        ("" | "US", '$') => "USD",
+        ("CA", '$') => "CAD",
+        ("A" | "AU", '$') => "AUD",
+        ("NZ", '$') => "NZD",
+        ("HK", '$') => "HKD",
+        ("S" | "SG", '$') => "SGD",
+        ("MX", '$') => "MXN",
+        ("R", '$') => "BRL",
+        (_, '¥') if matches!(row.as_str(), "JPY" | "CNY") => return,
+        (_, '¥') => "JPY",
+        _ => return,
+    };
+    if written != row.as_str() {
+        ctx.warn(
+            line,
+            col,
+            "currency-mismatch",
+            format!("the fee \"{text}\" is written in {written}, the row's currency is {row}; it was read as {row}"),
+        );
+    }
 }

@@ -186,7 +186,7 @@ pub(crate) fn read_into(
             );
         }
         let note = get(c_note);
-        if note.chars().count() > 500 {
+        if note.chars().count() > pipeline::NOTE_CHARS {
             ctx.err(
                 line,
                 s(c_note),

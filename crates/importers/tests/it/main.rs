@@ -13,9 +13,11 @@ mod coinbase;
 mod detection;
 mod futures;
 mod generic;
+mod guard_rails;
 mod kraken;
 mod properties;
 mod rates_prices;
+mod reliability;
 mod snapshots;
 mod streaming;
 
