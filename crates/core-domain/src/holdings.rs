@@ -210,7 +210,8 @@ impl CostAcc {
             CostBasis::Unconvertible
         } else {
             CostBasis::Known {
-                amount: self.amount,
+                // A holding's figures are cents, so a total is the sum of its printed rows.
+                amount: num::to_cents(self.amount),
                 conversion: match currency {
                     DisplayCurrency::Eur => CostConversion::Native,
                     DisplayCurrency::Usd => CostConversion::PerLotAtAcquisitionDate,
@@ -258,7 +259,8 @@ fn finish_holding(
     let cost_basis = cost.finish(currency);
     let current_price = price.ok();
     let current_value = match current_price {
-        Some(p) => Some(num::mul(quantity, p, "current value")?),
+        // A market value is rounded to cents (`domain.md` §7.2) before any total sums it.
+        Some(p) => Some(num::to_cents(num::mul(quantity, p, "current value")?)),
         None => None,
     };
     let rate_cause = cost.unconvertible || cost.fx_flagged || price == Err(UnvaluedReason::NoRate);
