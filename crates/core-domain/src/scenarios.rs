@@ -111,7 +111,8 @@ pub fn position_value_at(
     let Some(holding) = find(holdings, symbol) else {
         return Ok(PositionValue::NotHeld);
     };
-    let pv = num::mul(holding.quantity, price, "position value")?;
+    // A market value, in cents (`domain.md` §7.2): the delta printed beside it is then exact.
+    let pv = num::to_cents(num::mul(holding.quantity, price, "position value")?);
     let Some(current) = holding.current_value else {
         return Ok(PositionValue::Unvalued { position_value: pv });
     };

@@ -56,6 +56,19 @@ fn show_position(result: PositionValue) -> String {
     }
 }
 
+/// The position value is a market value in cents, so the printed delta is the difference of
+/// the printed values: 3 × 33.335 = 100.005 → 100.01, delta 0.00 against a value of 100.01 (the
+/// exact −0.005 printed as −0.01 before).
+#[test]
+fn position_value_is_cents_and_its_delta_the_printed_difference() {
+    check_position(
+        &[valued("BTC", "3", "100.01")],
+        "BTC",
+        "33.335",
+        "COMPUTED 100.01 / 0.00 / 100.00",
+    );
+}
+
 fn check_position(holdings: &[ScenarioHolding], symbol: &str, price: &str, expected: &str) {
     let out = position_value_at(holdings, a(symbol), d(price)).unwrap();
     assert_eq!(show_position(out), expected, "{symbol} at {price}");
