@@ -222,7 +222,9 @@ impl CostAcc {
 }
 
 /// The price of `asset` in the display currency: a live quote in that currency, else
-/// `close_EUR(a, T) × rate(c, T)`. `Err(reason)` when neither is available.
+/// `close_EUR(a, T) × rate(c, T)` with the latest close on or before `T`, however old
+/// ([`crate::Market::latest_price`]: the one staleness policy of every holdings view, whose
+/// callers name a stale close). `Err(reason)` when neither is available.
 fn current_price(
     ctx: &AnalyticsContext<'_>,
     asset: Asset,
@@ -238,7 +240,7 @@ fn current_price(
         return Ok(Ok(live.price));
     }
     let as_of = ctx.as_of_date();
-    Ok(match ctx.market.price(asset, as_of)? {
+    Ok(match ctx.market.latest_price(asset, as_of)? {
         PriceLookup::Found { close_eur, .. } => match ctx.currency.rate(ctx.market, as_of) {
             Some(rate) => Ok(num::mul(close_eur, rate, "current price")?),
             None => Err(UnvaluedReason::NoRate),

@@ -6,6 +6,7 @@
 mod acceptance;
 mod ai_payloads;
 mod bench;
+mod bench_tools;
 mod corrections;
 mod demo;
 mod errors;
@@ -16,3 +17,4 @@ mod mcp_transcript;
 mod reports;
 mod support;
 mod tools;
+mod views;
