@@ -78,9 +78,10 @@ const CORE_TOOLS: [ToolName; 14] = [
 /// does not compile until it has a budget.
 pub const fn metered_budget(tool: ToolName) -> u32 {
     match tool {
-        ToolName::PortfolioSummary
-        | ToolName::FiscalIntegrityRows
-        | ToolName::TokenLots
+        // A full first page (15 ranked and 15 unvalued holdings) of the longest realistic rows
+        // is about 6,900 characters (issue 25 §13, D-93).
+        ToolName::PortfolioSummary | ToolName::AccountHoldings => 7500,
+        ToolName::FiscalIntegrityRows
         | ToolName::DrawdownCurve
         | ToolName::PerformanceHistory
         | ToolName::VolatilityHeatmap
@@ -88,12 +89,19 @@ pub const fn metered_budget(tool: ToolName) -> u32 {
         | ToolName::DataGaps
         | ToolName::DerivativesPnl
         | ToolName::CustodyLocations
-        | ToolName::ScenarioPortfolioShock => 4000,
-        ToolName::FiscalIntegrity | ToolName::TokenHistory | ToolName::SpanishTaxReport => 6000,
-        ToolName::AssetAllocation | ToolName::Kpis | ToolName::HoldingDetail => 3000,
+        | ToolName::ScenarioPortfolioShock
+        // 15 ranked and 15 unvalued items of the longest realistic rows: about 3,300 (D-93).
+        | ToolName::AssetAllocation => 4000,
+        // A full page of lots of the longest realistic rows is about 4,500 characters; both
+        // lot tools list the same page (issue 25 §13, D-93).
+        ToolName::FiscalIntegrity
+        | ToolName::TokenHistory
+        | ToolName::TokenLots
+        | ToolName::SpanishTaxReport => 6000,
+        ToolName::Kpis | ToolName::HoldingDetail => 3000,
         ToolName::RiskMetrics | ToolName::ScenarioPositionValue | ToolName::BreakevenPrice => 1500,
         ToolName::LivePrices | ToolName::ExplainMetric | ToolName::ConcentrationRisk => 2000,
-        ToolName::AccountHoldings | ToolName::TxSearch => 5000,
+        ToolName::TxSearch => 5000,
     }
 }
 

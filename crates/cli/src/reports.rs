@@ -16,8 +16,9 @@ use serde::Serialize;
 use shared_types::SpotTxType;
 use shared_types::dto::{
     AccountHoldingsResult, AccountSection, CompletenessDto, CustodianDto, FeeDto, FiscalIntegrity,
-    HoldingsAtDto, Metrics, PortfolioSummary, TaxCsvFiles, TaxReport, TaxSummary,
-    TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding, YearEndHoldingsDto,
+    HoldingsAtDto, Metrics, MissingDataNotice, PortfolioSummary, TaxCsvFiles, TaxReport,
+    TaxSummary, TaxYearComparison, TokenHistory, TxPage, UnvaluedHolding, ValuedHolding,
+    YearEndHoldingsDto,
 };
 use use_cases::UseCaseResult;
 use use_cases::ports::Clock;
@@ -213,28 +214,16 @@ impl Session {
     }
 
     /// Fails (exit 1) when `year` is outside the years the ledger covers.
+    /// The rule is the use cases' (`check_year_covered`), so the tools say the same.
     fn require_year(&self, year: i32) -> Result<()> {
         let years = self.years()?;
-        let (Some(first), Some(last)) = (years.first(), years.last()) else {
+        if years.is_empty() {
             return self.require_rows();
-        };
-        // Years after the last transaction are known up to the current one: a carried-forward
-        // loss can still be used or expire there. Years before the first are not.
+        }
         let current = year_of(self.clock.now().utc_date());
-        let upper = (*last).max(current);
-        if year < *first {
-            return fail(format!(
-                "no IRPF report for {year}: the ledger's transactions start in {first} (they cover \
-                 {first}–{last}); import the exports of {year} with `cartera import FILE…`"
-            ));
-        }
-        if year > upper {
-            return fail(format!(
-                "no IRPF report for {year}: it is after the current year {current} (the ledger's \
-                 transactions cover {first}–{last})"
-            ));
-        }
-        Ok(())
+        answer(use_cases::queries::check_year_covered(
+            &years, year, current,
+        ))
     }
 }
 
@@ -298,10 +287,16 @@ pub(crate) fn run_portfolio(
                 account_name,
                 sections,
                 empty_account_count,
+                missing,
             } => {
                 out!(
                     "{}",
-                    render_account_holdings(&account_name, &sections, empty_account_count)
+                    render_account_holdings(
+                        &account_name,
+                        &sections,
+                        empty_account_count,
+                        &missing
+                    )
                 );
                 Ok(Outcome::Success)
             }
@@ -468,7 +463,12 @@ pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
     out
 }
 
-fn render_account_holdings(name: &str, sections: &[AccountSection], empty: u64) -> String {
+fn render_account_holdings(
+    name: &str,
+    sections: &[AccountSection],
+    empty: u64,
+    missing: &[MissingDataNotice],
+) -> String {
     let mut out = format!("Holdings of {name} and its sub-accounts (custody quantities)\n");
     if sections.is_empty() {
         out.push_str("\nNothing is held there now.\n");
@@ -484,10 +484,19 @@ fn render_account_holdings(name: &str, sections: &[AccountSection], empty: u64) 
             out.push_str(&unvalued_table(&section.unvalued, currency, false));
         }
         out.push_str(&metrics_block(&section.metrics, false));
-        out.push_str(&completeness_notes(&section.metrics));
+        if missing.is_empty() {
+            out.push_str(&completeness_notes(&section.metrics));
+        }
     }
     if empty > 0 {
         let _ = writeln!(out, "\n{empty} more account(s) of the tree hold nothing.");
+    }
+    // The portfolio's notices, for the assets of this tree: one valuation policy (D-91).
+    if !missing.is_empty() {
+        out.push('\n');
+    }
+    for notice in missing {
+        let _ = writeln!(out, "warning: {}: {}", notice.what, notice.hint);
     }
     out
 }
@@ -1163,15 +1172,14 @@ pub(crate) fn run_lots(ledger: Option<&Path>, json: bool, args: &LotsArgs) -> Re
     Ok(Outcome::Success)
 }
 
-/// `#n`: the lot's position in the whole newest-first list (numbering continues across pages).
-fn lot_label(page: u32, index: usize) -> String {
-    let before = (page.saturating_sub(1) as usize).saturating_mul(PAGE_SIZE);
-    format!("#{}", before.saturating_add(index).saturating_add(1))
+/// `#n`: the lot's FIFO number (the oldest lot is #1), the same on every page and listing.
+fn lot_label(number: u64) -> String {
+    format!("#{number}")
 }
 
 fn render_lots(history: &TokenHistory, page: u32) -> String {
     let mut out = format!(
-        "FIFO lots of {} ({} lots, newest first; page {page} of {})\n",
+        "FIFO lots of {} ({} lots, newest first, numbered in FIFO order; page {page} of {})\n",
         history.symbol,
         history.total_count,
         history.total_pages.max(1)
@@ -1198,9 +1206,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         ("status", Align::Left),
         ("flags", Align::Left),
     ]);
-    for (index, lot) in history.lots.iter().enumerate() {
+    for lot in &history.lots {
         table.row([
-            lot_label(page, index),
+            lot_label(lot.number),
             lot.date.clone(),
             lot.exchange.clone(),
             lot.original_qty.clone(),
@@ -1218,8 +1226,7 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
     let consumed: Vec<_> = history
         .lots
         .iter()
-        .enumerate()
-        .flat_map(|(index, lot)| lot.slices.iter().map(move |s| (index, s)))
+        .flat_map(|lot| lot.slices.iter().map(move |s| (lot.number, s)))
         .collect();
     if !consumed.is_empty() {
         let transmission = format!("transmission {currency}");
@@ -1237,9 +1244,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
             (result.as_str(), Align::Right),
             ("included", Align::Left),
         ]);
-        for (index, s) in consumed {
+        for (number, s) in consumed {
             table.row([
-                lot_label(page, index),
+                lot_label(number),
                 s.date.clone(),
                 s.tx_type.clone(),
                 s.leg.clone(),
@@ -1252,17 +1259,16 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         }
         out.push_str(&table.render());
     }
-    out.push_str(&render_moves(history, page));
+    out.push_str(&render_moves(history));
     out
 }
 
-fn render_moves(history: &TokenHistory, page: u32) -> String {
+fn render_moves(history: &TokenHistory) -> String {
     let mut out = String::new();
     let moves: Vec<_> = history
         .lots
         .iter()
-        .enumerate()
-        .flat_map(|(index, lot)| lot.relocations.iter().map(move |r| (index, r)))
+        .flat_map(|lot| lot.relocations.iter().map(move |r| (lot.number, r)))
         .collect();
     if !moves.is_empty() {
         out.push_str("\nCustody moves\n");
@@ -1273,9 +1279,9 @@ fn render_moves(history: &TokenHistory, page: u32) -> String {
             ("to", Align::Left),
             ("quantity", Align::Right),
         ]);
-        for (index, r) in moves {
+        for (number, r) in moves {
             table.row([
-                lot_label(page, index),
+                lot_label(number),
                 r.at.clone(),
                 r.from.clone(),
                 r.to.clone(),
@@ -1471,7 +1477,8 @@ fn custodian_table(custodians: &[CustodianDto]) -> String {
 
 fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
     let mut out = format!(
-        "Holdings per custodian at the end of {} (EUR values at that day's close)\n",
+        "Holdings per custodian at the end of {} (EUR values at the latest close on or before \
+         that day)\n",
         holdings.date
     );
     if holdings.custodians.iter().all(|c| c.entries.is_empty()) {
@@ -1499,9 +1506,20 @@ fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
              --kind FOREIGN_PROVIDER|SPANISH_PROVIDER|SELF_CUSTODY --country CC`\n",
         );
     }
+    for notice in &holdings.missing {
+        let _ = writeln!(out, "warning: {}: {}", notice.what, notice.hint);
+    }
     if let Some(year_end) = &holdings.year_end {
         out.push('\n');
         out.push_str(&render_year_end(year_end));
+        if let Some(whole) = &holdings.whole_quantity_total714 {
+            let _ = writeln!(
+                out,
+                "note: the Modelo 714 total is the sum of the rows above, each custodian's value \
+                 rounded to cents as Modelo 721 declares it; valuing each asset's whole quantity \
+                 at once, as `cartera portfolio` does, gives {whole} EUR"
+            );
+        }
     }
     out
 }

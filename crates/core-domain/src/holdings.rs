@@ -210,7 +210,8 @@ impl CostAcc {
             CostBasis::Unconvertible
         } else {
             CostBasis::Known {
-                amount: self.amount,
+                // A holding's figures are cents, so a total is the sum of its printed rows.
+                amount: num::to_cents(self.amount),
                 conversion: match currency {
                     DisplayCurrency::Eur => CostConversion::Native,
                     DisplayCurrency::Usd => CostConversion::PerLotAtAcquisitionDate,
@@ -221,7 +222,9 @@ impl CostAcc {
 }
 
 /// The price of `asset` in the display currency: a live quote in that currency, else
-/// `close_EUR(a, T) × rate(c, T)`. `Err(reason)` when neither is available.
+/// `close_EUR(a, T) × rate(c, T)` with the latest close on or before `T`, however old
+/// ([`crate::Market::latest_price`]: the one staleness policy of every holdings view, whose
+/// callers name a stale close). `Err(reason)` when neither is available.
 fn current_price(
     ctx: &AnalyticsContext<'_>,
     asset: Asset,
@@ -237,7 +240,7 @@ fn current_price(
         return Ok(Ok(live.price));
     }
     let as_of = ctx.as_of_date();
-    Ok(match ctx.market.price(asset, as_of)? {
+    Ok(match ctx.market.latest_price(asset, as_of)? {
         PriceLookup::Found { close_eur, .. } => match ctx.currency.rate(ctx.market, as_of) {
             Some(rate) => Ok(num::mul(close_eur, rate, "current price")?),
             None => Err(UnvaluedReason::NoRate),
@@ -258,7 +261,8 @@ fn finish_holding(
     let cost_basis = cost.finish(currency);
     let current_price = price.ok();
     let current_value = match current_price {
-        Some(p) => Some(num::mul(quantity, p, "current value")?),
+        // A market value is rounded to cents (`domain.md` §7.2) before any total sums it.
+        Some(p) => Some(num::to_cents(num::mul(quantity, p, "current value")?)),
         None => None,
     };
     let rate_cause = cost.unconvertible || cost.fx_flagged || price == Err(UnvaluedReason::NoRate);

@@ -276,7 +276,7 @@ impl Series {
 }
 
 /// The carry-back window of the price lookup, in days.
-const PRICE_WINDOW_DAYS: u64 = 7;
+pub const PRICE_WINDOW_DAYS: u64 = 7;
 
 impl PriceTable {
     /// Builds the table. Closes must be ≥ 0 and quoted in a fiat code; a repeated
@@ -663,6 +663,30 @@ impl Market {
     /// The price lookup of §7.2 at `date`.
     pub fn price(&self, asset: Asset, date: Date) -> DomainResult<PriceLookup> {
         self.prices.lookup(asset, date, &self.rates)
+    }
+
+    /// The latest close of `asset` dated on or before `date`, whatever its age, chosen and
+    /// converted as §7.2 does within a date (EUR, USD, then other codes; the rate of `date`).
+    /// The holdings views value at it (D-26, D-91): a close more than
+    /// [`PRICE_WINDOW_DAYS`] days older than `date` is *stale*, and the view says so with the
+    /// close's date (`price.date`). The fiscal engine never uses it: operations keep §7.2.
+    ///
+    /// # Errors
+    ///
+    /// Overflow converting the close.
+    pub fn latest_price(&self, asset: Asset, date: Date) -> DomainResult<PriceLookup> {
+        let Some(series) = self
+            .prices
+            .series_of(asset)
+            .and_then(|index| self.prices.series.get(index as usize))
+        else {
+            return Ok(PriceLookup::MissingPrice);
+        };
+        let window = PriceWindow {
+            day: date,
+            earliest: Date::MIN,
+        };
+        convert(pick(series.up_to(date), window, &self.rates))
     }
 
     /// The price lookup of §7.2 without the EUR close (see [`PriceTable::lookup_raw`]).

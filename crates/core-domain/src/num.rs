@@ -82,6 +82,37 @@ pub fn to_cents(value: Decimal) -> Decimal {
     round_half_up(value, CENTS)
 }
 
+/// The allocation rule of `domain.md` §1.3 over `weights` (in the order given): every part
+/// but the last is `round_half_up(A_rem × w_i ÷ W_rem, 2)` of the amount and weight not yet
+/// allocated, the last takes the exact remainder, so the parts always sum to `amount`. Weights
+/// are non-negative; once the remaining weight is zero the remaining parts are zero but the
+/// last, which still takes what is left.
+pub fn allocate_cents(
+    amount: Decimal,
+    weights: &[Decimal],
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Vec<Decimal>> {
+    let mut amount_left = amount;
+    let mut weight_left = Decimal::ZERO;
+    for w in weights {
+        weight_left = add(weight_left, *w, context)?;
+    }
+    let mut parts = Vec::with_capacity(weights.len());
+    for (index, w) in weights.iter().enumerate() {
+        let part = if index.saturating_add(1) == weights.len() {
+            amount_left
+        } else if weight_left.is_zero() {
+            Decimal::ZERO
+        } else {
+            to_cents(div(mul(amount_left, *w, context)?, weight_left, context)?)
+        };
+        amount_left = sub(amount_left, part, context)?;
+        weight_left = sub(weight_left, *w, context)?;
+        parts.push(part);
+    }
+    Ok(parts)
+}
+
 /// Whether `value` is an exact cent amount (at most two significant decimals).
 pub fn is_cents(value: Decimal) -> bool {
     value.normalize().scale() <= CENTS

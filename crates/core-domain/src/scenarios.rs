@@ -1,8 +1,9 @@
 //! What-if scenarios over the holdings snapshot (`domain.md` §13).
 //!
 //! Every function is pure over [`ScenarioHolding`]s in the display currency (symbol order, as
-//! the snapshot lists them): no time input, no ledger change. Results are exact decimals; the
-//! caller formats them with the output classes the spec names for each field.
+//! the snapshot lists them): no time input, no ledger change. Values are cents (market values)
+//! and every split of a total keeps the allocation rule of §1.3, so listed values sum to their
+//! total; the caller formats results with the output classes the spec names for each field.
 
 use rust_decimal::Decimal;
 
@@ -110,7 +111,8 @@ pub fn position_value_at(
     let Some(holding) = find(holdings, symbol) else {
         return Ok(PositionValue::NotHeld);
     };
-    let pv = num::mul(holding.quantity, price, "position value")?;
+    // A market value, in cents (`domain.md` §7.2): the delta printed beside it is then exact.
+    let pv = num::to_cents(num::mul(holding.quantity, price, "position value")?);
     let Some(current) = holding.current_value else {
         return Ok(PositionValue::Unvalued { position_value: pv });
     };
@@ -256,18 +258,41 @@ pub fn apply_shock(holdings: &[ScenarioHolding], shock: &Shock) -> Result<ShockR
     if ranking.ranked.is_empty() {
         return Ok(ShockResult::EmptyPortfolio);
     }
-    let mut assets = Vec::with_capacity(ranking.ranked.len());
+    // Values are cents (a market value, `domain.md` §7.2) and so is every shocked figure. A
+    // uniform shock moves the whole portfolio: its total is rounded once and split over the
+    // assets by the allocation rule of §1.3, so the listed values always sum to the total. A
+    // per-asset shock shocks each value on its own; its total is their sum.
+    let befores: Vec<Decimal> = ranking
+        .ranked
+        .iter()
+        .map(|h| num::to_cents(h.current_value.unwrap_or_default()))
+        .collect();
     let mut total_before = Decimal::ZERO;
-    let mut total_after = Decimal::ZERO;
-    for holding in ranking.ranked {
-        let before = holding.current_value.unwrap_or_default();
-        let factor = num::add(Decimal::ONE_HUNDRED, pct_of(holding.symbol), "shock")?;
-        let after = num::div(
-            num::mul(before, factor, "shock")?,
+    for before in &befores {
+        total_before = num::add(total_before, *before, "shock total")?;
+    }
+    let shocked = |value: Decimal, pct: Decimal| -> Result<Decimal> {
+        let factor = num::add(Decimal::ONE_HUNDRED, pct, "shock")?;
+        Ok(num::to_cents(num::div(
+            num::mul(value, factor, "shock")?,
             Decimal::ONE_HUNDRED,
             "shock",
-        )?;
-        total_before = num::add(total_before, before, "shock total")?;
+        )?))
+    };
+    let afters = match shock {
+        Shock::Uniform { pct } => {
+            num::allocate_cents(shocked(total_before, *pct)?, &befores, "shock")?
+        }
+        Shock::PerAsset(_) => ranking
+            .ranked
+            .iter()
+            .zip(&befores)
+            .map(|(h, before)| shocked(*before, pct_of(h.symbol)))
+            .collect::<Result<Vec<_>>>()?,
+    };
+    let mut total_after = Decimal::ZERO;
+    let mut assets = Vec::with_capacity(befores.len());
+    for ((holding, before), after) in ranking.ranked.iter().zip(befores).zip(afters) {
         total_after = num::add(total_after, after, "shock total")?;
         assets.push(ShockedAsset {
             symbol: holding.symbol,

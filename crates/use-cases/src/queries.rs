@@ -30,6 +30,7 @@ use crate::error::UseCaseResult;
 
 pub use service::{LedgerQueries, ReadStore};
 pub use state::Derived;
+pub use tax::check_year_covered;
 
 /// The display currency of a request (`domain.md` §0.1); `None` in a request means the
 /// `display_currency` setting.

@@ -109,6 +109,7 @@ pub(super) fn account_holdings(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<S
             account_name,
             sections,
             empty_account_count,
+            ..
         } => {
             let (shown, omitted) = cap(sections, SECTIONS_CAP);
             o.text("kind", "resolved")

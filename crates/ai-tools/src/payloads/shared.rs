@@ -116,6 +116,7 @@ pub(super) fn integrity_row(uc: &'static str, r: &IntegrityRowDto) -> R<Value> {
 /// A tax lot, without its id, flags, slices and relocations (only their counts).
 pub(super) fn lot(uc: &'static str, l: &LotDto) -> R<Value> {
     Ok(Obj::new(uc)
+        .count("lotNumber", l.number)
         .fig("date", Fmt::Date, &l.date)?
         .text("exchange", &l.exchange)
         .fig("originalQty", Fmt::Quantity, &l.original_qty)?

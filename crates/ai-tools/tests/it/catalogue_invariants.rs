@@ -10,12 +10,12 @@ use crate::support::{Rig, local};
 use crate::support_golden::check_golden;
 
 const CATALOGUE: [(&str, &str, u32); 25] = [
-    ("portfolio_summary", "core", 4000),
+    ("portfolio_summary", "core", 7500),
     ("fiscal_integrity", "core", 6000),
     ("fiscal_integrity_rows", "extended", 4000),
     ("token_history", "core", 6000),
-    ("token_lots", "extended", 4000),
-    ("asset_allocation", "core", 3000),
+    ("token_lots", "extended", 6000),
+    ("asset_allocation", "core", 4000),
     ("risk_metrics", "extended", 1500),
     ("kpis", "core", 3000),
     ("drawdown_curve", "extended", 4000),
@@ -24,7 +24,7 @@ const CATALOGUE: [(&str, &str, u32); 25] = [
     ("spanish_tax_report", "core", 6000),
     ("live_prices", "core", 2000),
     ("holding_detail", "core", 3000),
-    ("account_holdings", "core", 5000),
+    ("account_holdings", "core", 7500),
     ("tax_year_comparison", "core", 4000),
     ("data_gaps", "core", 4000),
     ("explain_metric", "core", 2000),

@@ -115,6 +115,33 @@ fn live_prices_override_in_the_display_currency_only() {
     assert_eq!(fiat(Some(snapshot.totals.equity)), "47000.00");
 }
 
+/// Issue 25: the equity is the sum of the printed values. Each market value is rounded to
+/// cents first (22050.005 → 22050.01, 22000.005 → 22000.01), so the total is 44050.02, not the
+/// rounded exact sum 44050.01.
+#[test]
+fn equity_is_the_sum_of_the_holdings_cent_values() {
+    let f = d14();
+    let market = f.market();
+    let ctx = f.ctx(&market, D14_AS_OF, DisplayCurrency::Eur);
+    let live = [
+        LivePrice {
+            asset: a("BTC"),
+            price: d("44100.01"),
+            currency: a("EUR"),
+        },
+        LivePrice {
+            asset: a("ETH"),
+            price: d("2200.0005"),
+            currency: a("EUR"),
+        },
+    ];
+    let snapshot = holdings_snapshot(&ctx, &[], Some(&live)).unwrap();
+    assert_eq!(snapshot.holdings[0].current_value, Some(d("22050.01")));
+    assert_eq!(snapshot.holdings[1].current_value, Some(d("22000.01")));
+    assert_eq!(snapshot.totals.equity, d("44050.02"));
+    assert_eq!(snapshot.totals.unrealized, d("4050.02"));
+}
+
 #[test]
 fn usd_snapshot_converts_cost_per_lot() {
     let mut f = d14();

@@ -56,6 +56,19 @@ fn show_position(result: PositionValue) -> String {
     }
 }
 
+/// The position value is a market value in cents, so the printed delta is the difference of
+/// the printed values: 3 × 33.335 = 100.005 → 100.01, delta 0.00 against a value of 100.01 (the
+/// exact −0.005 printed as −0.01 before).
+#[test]
+fn position_value_is_cents_and_its_delta_the_printed_difference() {
+    check_position(
+        &[valued("BTC", "3", "100.01")],
+        "BTC",
+        "33.335",
+        "COMPUTED 100.01 / 0.00 / 100.00",
+    );
+}
+
 fn check_position(holdings: &[ScenarioHolding], symbol: &str, price: &str, expected: &str) {
     let out = position_value_at(holdings, a(symbol), d(price)).unwrap();
     assert_eq!(show_position(out), expected, "{symbol} at {price}");
@@ -187,6 +200,28 @@ fn d15_shocks() {
         &h,
         &Shock::Uniform { pct: d("1000") },
         "[ETH 300.00->3300.00, BTC 100.00->1100.00] 400.00->4400.00 delta 4000.00 unvalued [] not_held []",
+    );
+}
+
+/// Issue 25: a −30 % shock of the demo portfolio listed 3702.68 + 2787.41 + 819.55 = 7309.64
+/// against a total of 7309.65. The total is rounded once and split by the allocation rule.
+#[test]
+fn shocked_values_sum_to_the_shocked_total() {
+    let h = [
+        valued("BTC", "0.05965", "5289.54"),
+        valued("DOT", "172.4643", "1170.79"),
+        valued("ETH", "1.27149504", "3982.02"),
+    ];
+    check_shock(
+        &h,
+        &Shock::Uniform { pct: d("-30") },
+        "[BTC 5289.54->3702.68, ETH 3982.02->2787.42, DOT 1170.79->819.55] 10442.35->7309.65 delta -3132.70 unvalued [] not_held []",
+    );
+    // A per-asset shock shocks each value on its own; the total is their sum.
+    check_shock(
+        &h,
+        &per_asset(&[("BTC", "-30"), ("ETH", "-30"), ("DOT", "-30")]),
+        "[BTC 5289.54->3702.68, ETH 3982.02->2787.41, DOT 1170.79->819.55] 10442.35->7309.64 delta -3132.71 unvalued [] not_held []",
     );
 }
 
@@ -366,6 +401,17 @@ proptest! {
             prop_assert_eq!(assets.len(), valued);
             prop_assert_eq!(unvalued_symbols.len(), holdings.len() - valued);
             prop_assert!(assets.windows(2).all(|w| w[0].before >= w[1].before));
+        }
+        // Every split keeps the allocation rule: the listed values sum to the totals exactly.
+        let per_asset = Shock::PerAsset(holdings.iter().map(|h| (h.symbol, Decimal::from(pct))).take(25).collect());
+        for shock in [shock, per_asset] {
+            if let Ok(ShockResult::Computed { assets, total_before, total_after, .. }) = apply_shock(&holdings, &shock) {
+                let before: Decimal = assets.iter().map(|x| x.before).sum();
+                let after: Decimal = assets.iter().map(|x| x.after).sum();
+                prop_assert_eq!(before, total_before);
+                prop_assert_eq!(after, total_after);
+                prop_assert!(assets.iter().all(|x| x.after.scale() <= 2 && x.before.scale() <= 2));
+            }
         }
     }
 }

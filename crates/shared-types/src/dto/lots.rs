@@ -39,6 +39,9 @@ pub struct RelocationDto {
 #[serde(rename_all = "camelCase")]
 #[allow(missing_docs)]
 pub struct LotDto {
+    /// The lot's FIFO position among the asset's lots (the oldest is 1): stable whatever the
+    /// listing order or page.
+    pub number: u64,
     /// `L:<row_key>:<k>` (CLI only).
     pub lot_id: String,
     /// Acquisition fiscal date.

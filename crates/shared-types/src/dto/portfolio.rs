@@ -118,6 +118,10 @@ pub enum AccountHoldingsResult {
         sections: Vec<AccountSection>,
         /// Accounts of the tree holding nothing.
         empty_account_count: u64,
+        /// What is missing or stale in the valuation of the tree's holdings, symbol order (the
+        /// same notices as the portfolio's).
+        #[serde(default)]
+        missing: Vec<super::common::MissingDataNotice>,
     },
     /// Several accounts start with the name.
     Ambiguous {
@@ -218,4 +222,13 @@ pub struct HoldingsAtDto {
     pub custodians: Vec<CustodianDto>,
     /// Modelo 721 and 714 figures, present when the date is a 31 December.
     pub year_end: Option<super::tax::YearEndHoldingsDto>,
+    /// Holdings valued at a stale close (more than seven days before the date), symbol order:
+    /// the same notices as the portfolio's.
+    #[serde(default)]
+    pub missing: Vec<super::common::MissingDataNotice>,
+    /// The Modelo 714 total had each asset's whole quantity been valued at once, as the
+    /// portfolio values it (`FIAT`); present only when it differs from `total714`, which sums
+    /// the custodians' values, each rounded to cents.
+    #[serde(default)]
+    pub whole_quantity_total714: Option<String>,
 }

@@ -113,8 +113,10 @@ pub(crate) fn portfolio_summary(
     })
 }
 
-/// Quotes older than this many days before the as-of date are reported as stale.
-const STALE_DAYS: i64 = 7;
+/// Closes older than this many days before the valuation date are stale (the window of
+/// `domain.md` §7.2): every holdings view values at them and names them (D-91).
+#[allow(clippy::cast_possible_wrap, reason = "seven")]
+const STALE_DAYS: i64 = core_domain::market::PRICE_WINDOW_DAYS as i64;
 
 /// One notice per unvalued holding (the asset's last stored close, or the display currency's
 /// last stored rate) and per holding valued at a stale stored quote, each with the command
@@ -129,7 +131,7 @@ pub(crate) fn missing_notices(
     for h in list {
         match h.unvalued_reason {
             None => {
-                if let Some(quoted) = derived.live_quote_date(h.asset, currency, as_of) {
+                if let Some(quoted) = derived.valued_at_date(h.asset, currency, as_of) {
                     let age = as_of.signed_duration_since(quoted).num_days();
                     if age > STALE_DAYS {
                         notices.push(MissingDataNotice {
@@ -252,13 +254,22 @@ pub(crate) fn account_holdings(
     let custody = derived.custody()?;
     let pieces = holdings::pieces(&custody.locations);
     let ctx = derived.context(as_of, currency);
-    let tree = holdings::account_holdings(&ctx, &derived.accounts, root, &pieces, None)?;
+    // The same prices as the portfolio (the latest stored quotes, D-26), so an account's
+    // holdings are valued exactly as the whole portfolio's are.
+    let live = derived.live_prices(ctx.as_of_date(), currency);
+    let tree = holdings::account_holdings(&ctx, &derived.accounts, root, &pieces, live.as_deref())?;
+    let mut held: Vec<Holding> = Vec::new();
     let mut sections = Vec::new();
     let mut empty = 0u64;
     for account in &tree {
         if account.holdings.is_empty() {
             empty += 1;
             continue;
+        }
+        for h in &account.holdings {
+            if !held.iter().any(|x| x.asset == h.asset) {
+                held.push(h.clone());
+            }
         }
         let (metrics, equity) = section_metrics(&account.holdings, currency)?;
         let (mut ranked, unvalued) = split(&account.holdings, currency, equity)?;
@@ -272,10 +283,12 @@ pub(crate) fn account_holdings(
             unvalued,
         });
     }
+    held.sort_by_key(|h| h.asset);
     Ok(AccountHoldingsResult::Resolved {
         account_name: derived.account_name(root),
         sections,
         empty_account_count: empty,
+        missing: missing_notices(derived, &held, currency, ctx.as_of_date()),
     })
 }
 
@@ -297,6 +310,7 @@ pub(crate) fn holdings_at(derived: &Derived, day: Date) -> UseCaseResult<Holding
     let snapshot = YearEndSnapshot::from_holdings(day.year(), &at);
     let close = |asset, _| close_eur(derived, asset, day);
     let custodians = custodians_at(&derived.accounts, &snapshot, &close)?;
+    let mut whole_quantity_total714 = None;
     let year_end = if day.month() == 12 && day.day() == 31 {
         let snapshots = YearEndSnapshot::walk(
             day.year(),
@@ -314,13 +328,59 @@ pub(crate) fn holdings_at(derived: &Derived, day: Date) -> UseCaseResult<Holding
             &close,
             derived.settings.irpf.modelo_721_last_filed.as_ref(),
         )?;
+        // Each custodian's value is rounded to cents (irpf.md §10, as Modelo 721 declares
+        // them), and an asset's 714 value is the sum of its custodians', so the total is the
+        // sum of its rows. The portfolio rounds each asset's whole quantity once: when the two
+        // differ by the rounding, the view gives both (D-90).
+        let mut whole = Decimal::ZERO;
+        for (asset, units, value) in &h.modelo_714.per_asset {
+            if value.is_some()
+                && let Some(close) = close_eur(derived, *asset, day)
+            {
+                let v = num::to_cents(num::mul(*units, close, "Modelo 714 value")?);
+                whole = num::add(whole, v, "Modelo 714 total")?;
+            }
+        }
+        if whole != h.modelo_714.total_714 {
+            whole_quantity_total714 = Some(fiat(whole));
+        }
         Some(year_end_dto(&h))
     } else {
         None
     };
+    let mut missing = Vec::new();
+    let mut seen: Vec<core_domain::Asset> = custodians
+        .iter()
+        .flat_map(|c| c.entries.iter().map(|e| e.asset))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    for asset in seen {
+        if let Ok(core_domain::market::PriceLookup::Found { price, .. }) =
+            derived.valuation_market().latest_price(asset, day)
+        {
+            let age = day.signed_duration_since(price.date).num_days();
+            if age > STALE_DAYS {
+                missing.push(MissingDataNotice {
+                    what: format!(
+                        "{asset} is valued at its latest stored price, of {} ({age} days before \
+                         {})",
+                        date(price.date),
+                        date(day)
+                    ),
+                    hint: format!(
+                        "run `cartera prices import FILE --symbol {asset}` with closes of that \
+                         date"
+                    ),
+                });
+            }
+        }
+    }
     Ok(HoldingsAtDto {
         date: date(day),
         custodians: custodians.iter().map(custodian_dto).collect(),
         year_end,
+        missing,
+        whole_quantity_total714,
     })
 }

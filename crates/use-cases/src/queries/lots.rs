@@ -58,14 +58,17 @@ pub(crate) fn token_history(
     let custody = derived.custody()?;
     // Acquisition instant descending, then public lot id: the ids (strings) are built only
     // for lots that share an instant and for the page shown, not for every lot of the asset.
-    let mut order: Vec<(core_domain::Instant, u32)> = output
+    // The engine keeps an asset's lots in FIFO queue order: a lot's number is its position
+    // there (the oldest is 1), whatever the listing order, so it never changes as lots arrive.
+    let mut order: Vec<(core_domain::Instant, u32, u64)> = output
         .lots
         .iter()
         .enumerate()
         .filter(|(_, lot)| lot.asset == asset)
-        .map(|(i, lot)| (lot.acquired_at, i as u32))
+        .zip(1u64..)
+        .map(|((i, lot), number)| (lot.acquired_at, i as u32, number))
         .collect();
-    order.sort_by(|(a, _), (b, _)| b.cmp(a));
+    order.sort_by(|(a, _, _), (b, _, _)| b.cmp(a));
     let public_id = |i: u32| {
         output
             .lots
@@ -73,22 +76,22 @@ pub(crate) fn token_history(
             .map(|lot| input.lot_public_id(lot.lot_id))
             .unwrap_or_default()
     };
-    for group in order.chunk_by_mut(|(a, _), (b, _)| a == b) {
+    for group in order.chunk_by_mut(|(a, _, _), (b, _, _)| a == b) {
         if group.len() > 1 {
-            group.sort_by_cached_key(|(_, i)| public_id(*i).into_bytes());
+            group.sort_by_cached_key(|(_, i, _)| public_id(*i).into_bytes());
         }
     }
     let total = order.len();
     let shown_order = page(&order, page_index, page_size);
-    let shown: Vec<(u32, String)> = shown_order
+    let shown: Vec<(u32, String, u64)> = shown_order
         .items
         .iter()
-        .map(|(_, i)| (*i, public_id(*i)))
+        .map(|(_, i, number)| (*i, public_id(*i), *number))
         .collect();
     let wanted: BTreeMap<LotId, usize> = shown
         .iter()
         .enumerate()
-        .filter_map(|(pos, (i, _))| output.lots.get(*i as usize).map(|l| (l.lot_id, pos)))
+        .filter_map(|(pos, (i, _, _))| output.lots.get(*i as usize).map(|l| (l.lot_id, pos)))
         .collect();
     let mut slices: Vec<Vec<LotSliceDto>> = vec![Vec::new(); shown.len()];
     for slice in output.slices.iter().filter(|s| s.asset == asset) {
@@ -131,13 +134,14 @@ pub(crate) fn token_history(
         }
     }
     let mut dtos = Vec::with_capacity(shown.len());
-    for (pos, (i, public_id)) in shown.iter().enumerate() {
+    for (pos, (i, public_id, number)) in shown.iter().enumerate() {
         let Some(lot) = output.lots.get(*i as usize) else {
             continue;
         };
         let lot_slices = std::mem::take(slices.get_mut(pos).unwrap_or(&mut Vec::new()));
         let lot_relocations = std::mem::take(relocations.get_mut(pos).unwrap_or(&mut Vec::new()));
         dtos.push(LotDto {
+            number: *number,
             lot_id: public_id.clone(),
             date: date(lot.acquired_on),
             acquired_at: instant(lot.acquired_at),

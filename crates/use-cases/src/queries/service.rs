@@ -57,6 +57,13 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
             .unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// [`super::tax::check_year_covered`] over the ledger's years and the clock's year.
+    fn check_covered(&self, derived: &Derived, year: i32) -> UseCaseResult<()> {
+        use chrono::Datelike as _;
+        let current = self.now().utc_date().year();
+        super::tax::check_year_covered(&derived.overview().years, year, current)
+    }
+
     /// The current instant of the clock port.
     pub(crate) fn now(&self) -> Instant {
         self.clock.now()
@@ -272,6 +279,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         } else {
             self.derived()?
         };
+        self.check_covered(&d, req.year)?;
         super::tax::report(&d, req.year, req.with_year_end_holdings)
     }
 
@@ -282,6 +290,7 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
     ) -> UseCaseResult<shared_types::dto::LatestAuditRows> {
         super::tax::check_year("year", year)?;
         let d = self.derived()?;
+        self.check_covered(&d, year)?;
         kept(&d, format!("audit {year} {limit}"), || {
             let report = super::tax::report(&d, year, false)?;
             Ok(super::tax::latest_audit(&report, limit))
@@ -292,7 +301,9 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         &self,
         req: &super::TaxReportRequest,
     ) -> UseCaseResult<shared_types::dto::TaxCsvFiles> {
-        super::tax::csv_files(&*self.derived()?, req.year)
+        let d = self.derived()?;
+        self.check_covered(&d, req.year)?;
+        super::tax::csv_files(&d, req.year)
     }
 
     fn get_latest_prices(
@@ -336,6 +347,8 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         req: &super::CompareTaxYearsRequest,
     ) -> UseCaseResult<shared_types::dto::TaxYearComparison> {
         let d = self.derived()?;
+        self.check_covered(&d, req.year_a)?;
+        self.check_covered(&d, req.year_b)?;
         kept(&d, format!("compare {} {}", req.year_a, req.year_b), || {
             super::tax::compare(&d, req.year_a, req.year_b)
         })

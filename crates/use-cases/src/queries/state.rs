@@ -848,7 +848,7 @@ impl Derived {
     /// The latest stored quote of each asset in `currency` dated on or before `as_of`: the
     /// snapshot's current price (`domain.md` §12.1). `None` before the full market is loaded;
     /// an asset without such a quote falls back to the daily close of §7.2.
-    fn live_prices(
+    pub(crate) fn live_prices(
         &self,
         as_of: Date,
         currency: DisplayCurrency,
@@ -879,6 +879,24 @@ impl Derived {
         let code = Asset::new(currency.code()).ok()?;
         let (date, _) = self.full.get()?.latest_quotes.get(&(asset, code))?;
         (*date <= as_of).then_some(*date)
+    }
+
+    /// The date of the close a holding of `asset` is valued at on `as_of` in `currency`: the
+    /// latest stored quote in that currency, else the latest close of any fiat on or before
+    /// `as_of` ([`core_domain::Market::latest_price`]). `None` when it is unvalued.
+    pub fn valued_at_date(
+        &self,
+        asset: Asset,
+        currency: DisplayCurrency,
+        as_of: Date,
+    ) -> Option<Date> {
+        if let Some(date) = self.live_quote_date(asset, currency, as_of) {
+            return Some(date);
+        }
+        match self.valuation_market().latest_price(asset, as_of) {
+            Ok(core_domain::market::PriceLookup::Found { price, .. }) => Some(price.date),
+            _ => None,
+        }
     }
 
     /// The year report of `key`, computed by `compute` on first use.

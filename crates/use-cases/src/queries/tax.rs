@@ -38,6 +38,51 @@ pub(crate) fn check_year(field: &str, year: i32) -> UseCaseResult<()> {
     }
 }
 
+/// Whether the ledger has data for an IRPF report of `year`: its fiscal years run from the
+/// first transaction's; years after the last one are known up to `current_year` (a carried
+/// forward loss can still be used or expire there), years before the first are not. The one
+/// rule of every view of a tax year (`cartera tax`, its CSV, the comparison and the tools): a
+/// year outside it is [`UseCaseError::MissingData`], never an all-zero report.
+///
+/// # Errors
+///
+/// [`UseCaseError::MissingData`] naming the years the ledger covers.
+pub fn check_year_covered(
+    years: &std::collections::BTreeSet<i32>,
+    year: i32,
+    current_year: i32,
+) -> UseCaseResult<()> {
+    let what = format!("no IRPF report for {year}");
+    let (Some(first), Some(last)) = (years.first(), years.last()) else {
+        return Err(UseCaseError::MissingData {
+            what,
+            hint: "the ledger holds no transactions; import exchange exports with \
+                   `cartera import FILE…`"
+                .to_owned(),
+        });
+    };
+    if year < *first {
+        return Err(UseCaseError::MissingData {
+            what,
+            hint: format!(
+                "the ledger's transactions start in {first} (they cover {first}–{last}); import \
+                 the exports of {year} with `cartera import FILE…`"
+            ),
+        });
+    }
+    let current = current_year.max(*last);
+    if year > current {
+        return Err(UseCaseError::MissingData {
+            what,
+            hint: format!(
+                "it is after the current year {current_year} (the ledger's transactions cover \
+                 {first}–{last})"
+            ),
+        });
+    }
+    Ok(())
+}
+
 /// Runs the IRPF computation of `year` (with the year-end holdings when asked).
 pub(crate) fn year_report(
     derived: &Derived,
@@ -82,9 +127,10 @@ fn compute_year_report(
     }
 }
 
-/// The EUR close of `asset` on `day` (7-day window of `domain.md` §7.2), when one converts.
+/// The EUR close a holding of `asset` is valued at on `day`: the latest close on or before
+/// `day`, however old, as every holdings view values (D-91; a stale one is named by the view).
 pub(crate) fn close_eur(derived: &Derived, asset: Asset, day: Date) -> Option<Decimal> {
-    match derived.valuation_market().price(asset, day) {
+    match derived.valuation_market().latest_price(asset, day) {
         Ok(PriceLookup::Found { close_eur, .. }) => Some(close_eur),
         _ => None,
     }

@@ -123,7 +123,7 @@ fn d1_summary_valued_and_lots() {
     check(
         &lot,
         &json!({
-            "lotId": "L:d1r1:0", "date": "2023-02-01", "exchange": "Kraken", "originalQty": "1.5",
+            "number": 1, "lotId": "L:d1r1:0", "date": "2023-02-01", "exchange": "Kraken", "originalQty": "1.5",
             "remainingQty": "0.5", "unitCost": "20010", "totalCost": "30015.00", "status": "PARTIAL",
             "historyCount": 1, "relocationCount": 0
         }),
@@ -544,7 +544,23 @@ fn accounts_tree_and_account_holdings() {
         &held,
         &json!({"kind": "resolved", "accountName": "Ledger", "emptyAccountCount": 0}),
     );
-    assert_eq!(held["sections"][0]["unvalued"][0]["symbol"], json!("BTC"));
+    // One valuation policy with the portfolio (D-91): the latest close, however old, and a
+    // notice naming a stale one.
+    assert_eq!(
+        held["sections"][0]["ranked"][0]["symbol"],
+        json!("BTC"),
+        "{held}"
+    );
+    assert_eq!(
+        held["sections"][0]["ranked"][0]["currentValueFiat"],
+        json!("818.33")
+    );
+    assert_eq!(
+        held["missing"][0]["what"],
+        json!(
+            "BTC is valued at its latest stored price, of 2022-11-08 (419 days before 2024-01-01)"
+        )
+    );
     let unknown = to_json(
         &q.get_account_holdings(&AccountHoldingsRequest {
             account_name: "Coinbase".to_owned(),

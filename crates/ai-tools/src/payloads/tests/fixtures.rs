@@ -226,6 +226,7 @@ pub(super) fn lot_date(k: usize) -> String {
 fn lot_fixture(k: usize) -> LotDto {
     let closed = k % 3 == 0;
     LotDto {
+        number: u64::try_from(k).unwrap_or(0) + 1,
         lot_id: format!("L:row-key-{k}:0"),
         date: lot_date(k),
         acquired_at: format!("{}T10:00:00Z", lot_date(k)),
@@ -312,6 +313,7 @@ pub(super) fn kraken_tree() -> AccountHoldingsResult {
             },
         ],
         empty_account_count: 1,
+        missing: vec![],
     }
 }
 

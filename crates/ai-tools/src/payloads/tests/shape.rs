@@ -99,6 +99,7 @@ fn group() -> S {
 
 fn lot() -> S {
     obj(vec![
+        ("lotNumber", Int),
         ("date", f(Fmt::Date)),
         ("exchange", Str),
         ("originalQty", f(Fmt::Quantity)),

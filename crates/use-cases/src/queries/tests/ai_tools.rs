@@ -72,6 +72,7 @@ fn ac41_exact_name_resolves_the_tree_with_one_section_per_holding_account() {
         account_name,
         sections,
         empty_account_count,
+        ..
     } = resolve(&q, "kraken")
     else {
         panic!("kraken resolves exactly")
