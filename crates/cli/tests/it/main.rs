@@ -6,8 +6,8 @@
 mod acceptance;
 mod ai_payloads;
 mod bench;
-mod concurrency;
 mod bench_tools;
+mod concurrency;
 mod corrections;
 mod demo;
 mod errors;
