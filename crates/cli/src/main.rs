@@ -10,7 +10,9 @@
     reason = "the binary is the one place that prints"
 )]
 
+mod ask;
 mod bench;
+mod conversations;
 mod corrections;
 mod demo;
 mod import;
@@ -112,7 +114,7 @@ enum Command {
         after_help = "Example:\n  cartera holdings-at 2024-12-31"
     )]
     HoldingsAt(reports::HoldingsAtArgs),
-    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed).
+    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, llm.*).
     #[command(
         after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
                             cartera settings set fiscal_timezone Atlantic/Canary\n  \
@@ -149,6 +151,19 @@ enum Command {
                             cartera mcp --profile local --context-window 32768 --locale en"
     )]
     Mcp(mcp::McpArgs),
+    /// Ask a language model about the ledger; it answers through the read-only AI tools.
+    #[command(
+        after_help = "Example:\n  cartera ask \"What is my portfolio worth?\" --endpoint http://localhost:11434/v1 --model qwen3:8b\n  \
+                            cartera ask \"And in 2024?\" --continue\n  \
+                            cartera ask \"IRPF 2024?\" --endpoint https://api.anthropic.com --model claude-sonnet-4-5 --json"
+    )]
+    Ask(ask::AskArgs),
+    /// An interactive conversation with a language model over the read-only AI tools.
+    #[command(
+        after_help = "Example:\n  cartera chat --endpoint http://localhost:11434/v1 --model qwen3:8b\n  \
+                            cartera chat --resume c3"
+    )]
+    Chat(ask::ChatArgs),
     /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -175,6 +190,8 @@ pub(crate) enum Outcome {
     Success,
     /// The operation failed (exit 1); the command has already said why.
     Failure,
+    /// The user cancelled with Ctrl-C (exit 130); nothing was left half done.
+    Cancelled,
 }
 
 /// A usage error known before any file is read: printed as `cartera: error[<code>]: <reason>`,
@@ -246,11 +263,14 @@ fn main() -> ExitCode {
             market::run_prices(cli.ledger.as_deref(), cli.json, &args)
         }
         Command::Bench(command) => bench::run(cli.ledger.as_deref(), cli.json, &command),
+        Command::Ask(args) => ask::run_ask(cli.ledger.as_deref(), cli.json, &args),
+        Command::Chat(args) => ask::run_chat(cli.ledger.as_deref(), &args),
     };
     bench::report_peak_if_asked();
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Failure) => ExitCode::from(1),
+        Ok(Outcome::Cancelled) => ExitCode::from(130),
         Err(error) => {
             if let Some(usage) = error.downcast_ref::<UsageError>() {
                 eprintln!("cartera: error[{}]: {}", usage.code, usage.reason);

@@ -5,6 +5,7 @@
 
 mod acceptance;
 mod ai_payloads;
+mod ask;
 mod bench;
 mod corrections;
 mod demo;
