@@ -424,6 +424,18 @@ fn on_interrupt(flag: &Arc<AtomicBool>) -> Result<()> {
     Ok(())
 }
 
+/// A second Ctrl-C, once `flag` is set, ends the process at once with 130 (a tool call or a
+/// save that does not return). Registered before [`on_interrupt`], so the first press only
+/// sets the flag.
+fn on_second_interrupt(flag: &Arc<AtomicBool>) -> Result<()> {
+    signal_hook::flag::register_conditional_shutdown(
+        signal_hook::consts::SIGINT,
+        130,
+        Arc::clone(flag),
+    )?;
+    Ok(())
+}
+
 /// The unverified figures line, or nothing.
 fn unverified_line(turn: &Turn) -> Option<String> {
     if turn.unverified_figures.is_empty() {
@@ -485,6 +497,7 @@ pub(crate) fn run_ask(ledger: Option<&Path>, json: bool, args: &AskArgs) -> Resu
         }
     };
     let cancel = Arc::new(AtomicBool::new(false));
+    on_second_interrupt(&cancel)?;
     on_interrupt(&cancel)?;
     let mut terminal = Terminal::new(!json);
     let result = session.agent.ask(

@@ -186,6 +186,44 @@ fn the_answer_streams_to_stdout_and_the_audit_follows_it() {
 }
 
 #[test]
+fn a_tool_the_profile_does_not_expose_is_a_typed_error_fed_back() {
+    let (_dir, ledger) = ledger_copy();
+    let server = ScriptedServer::start(vec![
+        Scripted::sse(openai_tool_calls(&[
+            ("risk_metrics", "{}"),
+            ("kpis", "{\"x\":"),
+        ])),
+        openai_answer(&["I cannot see risk metrics in this profile."]),
+    ]);
+    let output = run(
+        &ledger,
+        &[
+            "--json",
+            "ask",
+            "Risk?",
+            "--endpoint",
+            &server.base_url,
+            "--model",
+            "m",
+        ],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(document["toolCalls"][0]["outcome"], "error");
+    assert_eq!(document["toolCalls"][0]["code"], "UNKNOWN_TOOL");
+    assert_eq!(document["toolCalls"][1]["code"], "INVALID_TOOL_INPUT");
+    assert_eq!(document["toolCalls"][1]["arguments"], "{\"x\":");
+    let fed_back = server.bodies()[1]["messages"][3]["content"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        fed_back.contains("unknown tool risk_metrics; this profile exposes: portfolio_summary"),
+        "{fed_back}"
+    );
+}
+
+#[test]
 fn metered_and_hosted_endpoints_get_all_25_tools() {
     let (_dir, ledger) = ledger_copy();
     let server = ScriptedServer::start(vec![openai_answer(&["Hello."])]);
@@ -482,7 +520,9 @@ fn chat_suggests_answers_cancels_on_a_new_question_and_manages_conversations() {
         thread::sleep(Duration::from_millis(20));
     }
     thread::sleep(Duration::from_millis(300));
-    stdin.write_all(b"/list\n/quit\n").unwrap();
+    stdin
+        .write_all(b"/list\n/resume c1\n/resume c9\n/delete c1\n/list\n/quit\n")
+        .unwrap();
     let output = child.wait_with_output().unwrap();
     let stdout = text(&output.stdout);
     assert_eq!(
