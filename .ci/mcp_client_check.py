@@ -2,7 +2,8 @@
 
 Launches the server through the package's high-level stdio client: a metered session in the
 client's default negotiation mode (it probes `server/discover`, gets -32601 and falls back to
-`initialize`), the same session in its legacy handshake mode, then a local session. Exits
+`initialize`), the same session in its legacy handshake mode, then a local session. Every
+session also lists and reads the resources and lists and fills in the prompts. Exits
 non-zero on the first failed check and prints the server's stderr.
 
 Usage: python .ci/mcp_client_check.py --binary target/release/cartera --ledger LEDGER
@@ -36,6 +37,8 @@ CORE = [
     "breakeven_price",
 ]
 VERSIONS = {"2025-11-25", "2025-06-18", "2025-03-26"}
+RESOURCES = ["cartera://ledger/overview", "cartera://ledger/integrity", "cartera://metrics/glossary"]
+PROMPTS = ["yearly-filing", "data-gap-review", "portfolio-review"]
 
 
 class CheckFailed(Exception):
@@ -115,6 +118,46 @@ def check_tools(tools, expected: list[str]) -> None:
               f"{tool.name}: annotations {a}")
 
 
+async def check_resources_and_prompts(client: Client, label: str, year: int) -> None:
+    """The read-only resources and the prompts (issue 26): listed, read, filled in."""
+    resources = (await client.list_resources()).resources
+    check([str(r.uri) for r in resources] == RESOURCES, f"{label}: resources {resources}")
+    templates = (await client.list_resource_templates()).resource_templates
+    check([t.uri_template for t in templates] == ["cartera://tax/{year}"],
+          f"{label}: resource templates {templates}")
+    for uri in RESOURCES + [f"cartera://tax/{year}"]:
+        contents = (await client.read_resource(uri)).contents
+        check(len(contents) == 1 and str(contents[0].uri) == uri, f"{label}: {uri} contents")
+        check(contents[0].mime_type == "application/json", f"{label}: {uri} mime type")
+        value = json.loads(contents[0].text)
+        if uri.endswith("glossary"):
+            check(len(value.get("metrics", [])) == 17, f"{label}: {uri} holds 17 metrics")
+        else:
+            check(value.get("kind") in ("ok", "truncated"), f"{label}: {uri} kind {value.get('kind')}")
+    try:
+        await client.read_resource("cartera://nowhere")
+    except MCPError as error:
+        check(error.code == -32002, f"{label}: unknown resource code {error.code}")
+    else:
+        raise CheckFailed(f"{label}: an unknown resource raised no MCP error")
+    prompts = (await client.list_prompts()).prompts
+    check([p.name for p in prompts] == PROMPTS, f"{label}: prompts {prompts}")
+    check([a.name for a in prompts[0].arguments or []] == ["year"], f"{label}: filing arguments")
+    filing = await client.get_prompt("yearly-filing", {"year": str(year)})
+    check(filing.messages[0].role == "user", f"{label}: filing role")
+    check(f"spanish_tax_report with year {year}" in filing.messages[0].content.text,
+          f"{label}: filing text names the year")
+    for name in PROMPTS[1:]:
+        got = await client.get_prompt(name)
+        check(len(got.messages) == 1 and got.messages[0].content.text != "", f"{label}: {name}")
+    try:
+        await client.get_prompt("yearly-filing", {"year": "1999"})
+    except MCPError as error:
+        check(error.code == -32602, f"{label}: bad year code {error.code}")
+    else:
+        raise CheckFailed(f"{label}: a bad year raised no MCP error")
+
+
 async def metered_session(args, mode: str, errlog) -> None:
     params = StdioServerParameters(command=args.binary, args=["mcp", "--ledger", args.ledger])
     async with Client(stdio_client(params, errlog=errlog), mode=mode) as client:
@@ -150,6 +193,7 @@ async def metered_session(args, mode: str, errlog) -> None:
             check(text.startswith("INVALID_TOOL_INPUT"), f"{mode}: {name} {arguments}: {text}")
 
         await expect_mcp_error(client, "fees_paid", -32602)
+        await check_resources_and_prompts(client, mode, args.year_b)
 
 
 async def local_session(args, errlog) -> None:
@@ -167,6 +211,7 @@ async def local_session(args, errlog) -> None:
         kind = (result.structured_content or {}).get("kind")
         check(kind in ("ok", "truncated"), f"local: portfolio_summary kind {kind}")
         check(json.loads(text) == result.structured_content, "local: text copy equals structured")
+        await check_resources_and_prompts(client, "local", args.year_b)
 
 
 def describe(error: BaseException) -> str:

@@ -23,6 +23,8 @@ pub(crate) fn finish(result: anyhow::Result<Outcome>, json: bool) -> ExitCode {
     match result {
         Ok(Outcome::Success) => ExitCode::SUCCESS,
         Ok(Outcome::Failure) => ExitCode::from(FAILURE),
+        // Ctrl-C: not an error, and nothing was left half done.
+        Ok(Outcome::Cancelled) => ExitCode::from(130),
         Err(error) => {
             if let Some(output) = output_error(&error) {
                 return output_failure(output);

@@ -5,7 +5,9 @@
 //! Exit codes: 0 success, 1 failure of the operation (bad input file, missing data), 2 bad
 //! command-line usage (`cli.md`).
 
+mod ask;
 mod bench;
+mod conversations;
 mod corrections;
 mod demo;
 mod exit;
@@ -110,7 +112,7 @@ enum Command {
         after_help = "Example:\n  cartera holdings-at 2024-12-31"
     )]
     HoldingsAt(reports::HoldingsAtArgs),
-    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed).
+    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, llm.*).
     #[command(
         after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
                             cartera settings set fiscal_timezone Atlantic/Canary\n  \
@@ -147,6 +149,19 @@ enum Command {
                             cartera mcp --profile local --context-window 32768 --locale en"
     )]
     Mcp(mcp::McpArgs),
+    /// Ask a language model about the ledger; it answers through the read-only AI tools.
+    #[command(
+        after_help = "Example:\n  cartera ask \"What is my portfolio worth?\" --endpoint http://localhost:11434/v1 --model qwen3:8b\n  \
+                            cartera ask \"And in 2024?\" --continue\n  \
+                            cartera ask \"IRPF 2024?\" --endpoint https://api.anthropic.com --model claude-sonnet-4-5 --json"
+    )]
+    Ask(ask::AskArgs),
+    /// An interactive conversation with a language model over the read-only AI tools.
+    #[command(
+        after_help = "Example:\n  cartera chat --endpoint http://localhost:11434/v1 --model qwen3:8b\n  \
+                            cartera chat --resume c3"
+    )]
+    Chat(ask::ChatArgs),
     /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -173,6 +188,8 @@ pub(crate) enum Outcome {
     Success,
     /// The operation failed (exit 1); the command has already said why.
     Failure,
+    /// The user cancelled with Ctrl-C (exit 130); nothing was left half done.
+    Cancelled,
 }
 
 /// A usage error known before any file is read: printed as `cartera: error[<code>]: <reason>`,
@@ -241,5 +258,7 @@ fn run(ledger: Option<&std::path::Path>, json: bool, command: Command) -> anyhow
         Command::Rates(RatesCommand::Import(args)) => market::run_rates(ledger, json, &args),
         Command::Prices(PricesCommand::Import(args)) => market::run_prices(ledger, json, &args),
         Command::Bench(command) => bench::run(ledger, json, &command),
+        Command::Ask(args) => ask::run_ask(ledger, json, &args),
+        Command::Chat(args) => ask::run_chat(ledger, &args),
     }
 }

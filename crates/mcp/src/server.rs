@@ -5,6 +5,7 @@ use std::io::{self, BufRead, Write};
 use ai_tools::{CurrencyCode, Locale, RequestContext, TenantId, ToolHost};
 use serde_json::{Map, Value};
 
+use crate::catalog;
 use crate::jsonrpc::{self, Incoming, Line, code};
 
 /// The protocol versions the server speaks, newest first; any other requested version is
@@ -38,6 +39,10 @@ pub struct Server {
     initialize_tail: String,
     /// The exact `tools/list` result text of the host.
     tools_list: String,
+    /// The `resources/list`, `resources/templates/list` and `prompts/list` result texts.
+    resources_list: String,
+    resource_templates_list: String,
+    prompts_list: String,
 }
 
 impl std::fmt::Debug for Server {
@@ -92,7 +97,7 @@ impl Server {
             json_string(&config.version)
         );
         let initialize_tail = format!(
-            ",\"capabilities\":{{\"tools\":{{\"listChanged\":false}}}},\"serverInfo\":{server_info},\"instructions\":{}}}",
+            ",\"capabilities\":{{\"tools\":{{\"listChanged\":false}},\"resources\":{{\"subscribe\":false,\"listChanged\":false}},\"prompts\":{{\"listChanged\":false}}}},\"serverInfo\":{server_info},\"instructions\":{}}}",
             json_string(&instructions)
         );
         let tools_list = host.tools_list_json().to_owned();
@@ -106,6 +111,9 @@ impl Server {
             ctx,
             initialize_tail,
             tools_list,
+            resources_list: catalog::resources_list(),
+            resource_templates_list: catalog::resource_templates_list(),
+            prompts_list: catalog::prompts_list(),
         }
     }
 
@@ -150,6 +158,15 @@ impl Server {
             "initialize" => self.initialize(params),
             "tools/list" => self.tools_list(params),
             "tools/call" => return self.tools_call(id, params),
+            "resources/list" => listing(params, &self.resources_list),
+            "resources/templates/list" => listing(params, &self.resource_templates_list),
+            "prompts/list" => listing(params, &self.prompts_list),
+            "resources/read" => jsonrpc::params_object(params)
+                .ok_or_else(params_not_object)
+                .and_then(|params| catalog::read_resource(&self.host, &self.ctx, &params)),
+            "prompts/get" => jsonrpc::params_object(params)
+                .ok_or_else(params_not_object)
+                .and_then(|params| catalog::get_prompt(&params)),
             _ => Err((
                 code::METHOD_NOT_FOUND,
                 format!("Method not found: {method}"),
@@ -208,6 +225,15 @@ impl Server {
             line: Some(respond(id, answer)),
             note,
         }
+    }
+}
+
+/// A static listing: like `tools/list`, never paginated (`mcp.md` §5.4).
+fn listing(params: Option<Value>, text: &str) -> Answer {
+    let params = jsonrpc::params_object(params).ok_or_else(params_not_object)?;
+    match params.get("cursor") {
+        None | Some(Value::Null) => Ok(text.to_owned()),
+        Some(_) => Err(invalid_params("unknown cursor")),
     }
 }
 

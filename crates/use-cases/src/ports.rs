@@ -206,6 +206,10 @@ pub enum SettingKey {
     IrpfNonCurrencyVirtualAssets,
     /// `modelo_721.last_filed`.
     Modelo721LastFiled,
+    /// `llm.endpoint`: the model server of `cartera ask` and `cartera chat`.
+    LlmEndpoint,
+    /// `llm.model`: the model name of `cartera ask` and `cartera chat`.
+    LlmModel,
 }
 
 impl SettingKey {
@@ -219,6 +223,8 @@ impl SettingKey {
         Self::IrpfArt335Warnings,
         Self::IrpfNonCurrencyVirtualAssets,
         Self::Modelo721LastFiled,
+        Self::LlmEndpoint,
+        Self::LlmModel,
     ];
 
     /// The key as users write it.
@@ -232,6 +238,8 @@ impl SettingKey {
             Self::IrpfArt335Warnings => "irpf.art_33_5_warnings",
             Self::IrpfNonCurrencyVirtualAssets => "irpf.non_currency_virtual_assets",
             Self::Modelo721LastFiled => "modelo_721.last_filed",
+            Self::LlmEndpoint => "llm.endpoint",
+            Self::LlmModel => "llm.model",
         }
     }
 

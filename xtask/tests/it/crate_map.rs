@@ -18,6 +18,7 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
     ("importers", &["core-domain", "shared-types"]),
     ("ai-tools", &["use-cases", "shared-types"]),
     ("mcp", &["ai-tools", "shared-types"]),
+    ("advisor", &["ai-tools", "shared-types"]),
     (
         "cli",
         &[
@@ -28,6 +29,7 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
             "importers",
             "ai-tools",
             "mcp",
+            "advisor",
         ],
     ),
     // Repository tooling reads files and `cargo metadata`, never the product's crates.
@@ -72,6 +74,7 @@ const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
             "importers",
             "ai-tools",
             "mcp",
+            "advisor",
             "cli",
         ],
         "core-domain derives no serde traits: the serialization boundary is shared-types",
@@ -86,6 +89,17 @@ const CLOSED_DEPENDENCY_LISTS: &[(&str, &[&str])] = &[
         &["use-cases", "shared-types", "serde", "serde_json"],
     ),
     ("mcp", &["ai-tools", "shared-types", "serde", "serde_json"]),
+    (
+        "advisor",
+        &[
+            "ai-tools",
+            "shared-types",
+            "serde",
+            "serde_json",
+            "thiserror",
+            "ureq",
+        ],
+    ),
 ];
 
 fn allowed_edges(package: &str) -> Option<&'static [&'static str]> {

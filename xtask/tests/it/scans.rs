@@ -167,6 +167,24 @@ pub(crate) const SCAN_RULES: &[ScanRule] = &[
         allow_marker: None,
     },
     ScanRule {
+        name: "no decimals, money arithmetic or floats in the advisor",
+        crates: &["advisor"],
+        folders: &[""],
+        needles: &[
+            Word("rust_decimal"),
+            Word("Decimal"),
+            Text("dec!("),
+            MoneyArithmetic,
+            Word("f32"),
+            Word("f64"),
+            Word("core_domain"),
+            Word("ledger_sqlite"),
+        ],
+        why: "the advisor quotes figures from tool results and checks them as text; it never \
+              computes one",
+        allow_marker: None,
+    },
+    ScanRule {
         name: "no IO, clock or environment in the AI and MCP layers",
         crates: &["ai-tools", "mcp"],
         folders: &["src"],

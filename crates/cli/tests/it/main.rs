@@ -5,6 +5,7 @@
 
 mod acceptance;
 mod ai_payloads;
+mod ask;
 mod bench;
 mod bench_tools;
 mod concurrency;

@@ -150,7 +150,7 @@ fn handshake() {
     );
     assert_eq!(
         init["capabilities"],
-        serde_json::json!({"tools":{"listChanged":false}})
+        serde_json::json!({"tools":{"listChanged":false},"resources":{"subscribe":false,"listChanged":false},"prompts":{"listChanged":false}})
     );
     assert_eq!(
         init["serverInfo"],
@@ -181,23 +181,130 @@ fn handshake() {
         error(&responses[11]),
         (-32602, "Invalid params: params must be an object")
     );
-    for (n, method) in [
-        "resources/list",
-        "resources/read",
-        "prompts/list",
-        "prompts/get",
-        "logging/setLevel",
-        "completion/complete",
-    ]
-    .iter()
-    .enumerate()
+    // Resources and prompts are served (from a static listing, even over a failing ledger).
+    assert_eq!(
+        result(&responses[12])["resources"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    assert_eq!(
+        error(&responses[13]),
+        (-32002, "Resource not found: file:///etc/passwd")
+    );
+    assert_eq!(
+        result(&responses[14])["prompts"].as_array().unwrap().len(),
+        3
+    );
+    assert_eq!(
+        error(&responses[15]),
+        (-32602, "Invalid params: unknown prompt x")
+    );
+    for (n, method) in ["logging/setLevel", "completion/complete"]
+        .iter()
+        .enumerate()
     {
         assert_eq!(
-            error(&responses[12 + n]),
+            error(&responses[16 + n]),
             (-32601, format!("Method not found: {method}").as_str())
         );
     }
     assert_eq!(result(&responses[18]), &serde_json::json!({}));
+}
+
+#[test]
+fn resources_and_prompts() {
+    let server = fixture_server(Profile::Metered);
+    let responses = check("resources_prompts", &server, b"");
+    let text = std::fs::read_to_string(transcript("resources_prompts", "out.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Listings are byte-stable across calls and within their ceiling.
+    let listing = |line: &str| line.split_once(",\"result\":").unwrap().1.to_owned();
+    assert_eq!(listing(lines[1]), listing(lines[2]));
+    assert_eq!(listing(lines[13]), listing(lines[21]));
+    for n in [1, 3, 13] {
+        assert!(listing(lines[n]).chars().count() <= mcp::LISTING_CEILING_CHARS + 1);
+    }
+    let templates = &result(&responses[3])["resourceTemplates"][0];
+    assert_eq!(templates["uriTemplate"], "cartera://tax/{year}");
+    // Each resource reads as the tool result `tools/call` would carry.
+    let now = core_domain::Instant::parse(crate::mcp_support::NOW).unwrap();
+    let store = ledger_sqlite::ReadOnlyLedger::open(crate::mcp_support::fixture_ledger()).unwrap();
+    let host = ai_tools::ToolHost::new(
+        std::sync::Arc::new(use_cases::queries::LedgerQueries::new(
+            store,
+            use_cases::ports::FixedClock(now),
+        )),
+        Profile::Metered,
+        ai_tools::CacheConfig::default(),
+        std::sync::Arc::new(use_cases::ports::FixedClock(now)),
+    );
+    let ctx = ai_tools::RequestContext {
+        tenant: ai_tools::TenantId::new("test").unwrap(),
+        locale: ai_tools::Locale::parse("en").unwrap(),
+        base_currency: ai_tools::CurrencyCode::EUR,
+    };
+    for (n, tool, arguments) in [
+        (4, "portfolio_summary", serde_json::json!({})),
+        (5, "fiscal_integrity", serde_json::json!({})),
+        (7, "spanish_tax_report", serde_json::json!({"year":2024})),
+    ] {
+        let content = &result(&responses[n])["contents"][0];
+        assert_eq!(content["mimeType"], "application/json");
+        let read: Value = serde_json::from_str(content["text"].as_str().unwrap()).unwrap();
+        assert_eq!(read["kind"], "ok", "{tool}");
+        assert_eq!(read, host.call(&ctx, None, tool, &arguments), "{tool}");
+    }
+    let glossary: Value = serde_json::from_str(
+        result(&responses[6])["contents"][0]["text"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(glossary["metrics"].as_array().unwrap().len(), 17);
+    assert_eq!(glossary["metrics"][9]["metric"], "hhi");
+    assert_eq!(error(&responses[8]).0, -32602);
+    assert!(
+        error(&responses[8])
+            .1
+            .starts_with("Invalid params: year must be")
+    );
+    assert_eq!(
+        error(&responses[9]),
+        (-32002, "Resource not found: cartera://tax/twenty")
+    );
+    assert_eq!(error(&responses[10]).0, -32002);
+    assert_eq!(
+        error(&responses[11]),
+        (-32602, "Invalid params: uri must be a string")
+    );
+    assert_eq!(
+        error(&responses[12]),
+        (-32602, "Invalid params: unknown cursor")
+    );
+    let filing = result(&responses[14]);
+    assert!(
+        filing["messages"][0]["content"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Call spanish_tax_report with year 2024")
+    );
+    assert_eq!(
+        error(&responses[15]),
+        (-32602, "Invalid params: missing argument year")
+    );
+    assert_eq!(error(&responses[16]).0, -32602);
+    assert_eq!(result(&responses[17])["messages"][0]["role"], "user");
+    assert_eq!(result(&responses[18])["messages"][0]["role"], "user");
+    assert_eq!(
+        error(&responses[19]),
+        (-32602, "Invalid params: unknown prompt fees_review")
+    );
+    assert_eq!(
+        error(&responses[20]),
+        (-32602, "Invalid params: params must be an object")
+    );
 }
 
 #[test]

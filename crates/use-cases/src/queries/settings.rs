@@ -82,6 +82,8 @@ pub enum SettingValue {
     NonCurrencyVirtualAssets(BTreeSet<Asset>),
     /// `modelo_721.last_filed` (`null` clears it).
     Modelo721LastFiled(Option<Modelo721Filed>),
+    /// `llm.endpoint` or `llm.model`: text the advisor reads; no use case does.
+    Text(String),
 }
 
 /// Parses and validates the JSON text of `key` (the rules of `irpf.md` §1 that do not need the
@@ -193,6 +195,28 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
                 .collect::<UseCaseResult<BTreeSet<Asset>>>()?;
             SettingValue::NonCurrencyVirtualAssets(set)
         }
+        SettingKey::LlmEndpoint => {
+            let url = value.as_str().ok_or_else(|| {
+                invalid(
+                    key,
+                    "must be a URL string such as \"http://localhost:11434/v1\"",
+                )
+            })?;
+            if !(url.starts_with("http://") || url.starts_with("https://")) || url.len() > 2000 {
+                return Err(invalid(
+                    key,
+                    format!("{url:?} is not an http:// or https:// URL"),
+                ));
+            }
+            SettingValue::Text(url.to_owned())
+        }
+        SettingKey::LlmModel => {
+            let name = value
+                .as_str()
+                .filter(|name| !name.trim().is_empty() && name.len() <= 200)
+                .ok_or_else(|| invalid(key, "must be a model name string such as \"qwen3:8b\""))?;
+            SettingValue::Text(name.to_owned())
+        }
         SettingKey::Modelo721LastFiled => {
             if value.is_null() {
                 SettingValue::Modelo721LastFiled(None)
@@ -252,6 +276,7 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
         SettingValue::Modelo721LastFiled(Some(f)) => {
             serde_json::json!({"total": num::fiat(f.total), "year": f.year})
         }
+        SettingValue::Text(text) => Value::String(text),
     };
     Ok(json.to_string())
 }
@@ -266,6 +291,7 @@ pub fn default_text(key: SettingKey) -> &'static str {
         SettingKey::IrpfGeneralAbsorption => "{}",
         SettingKey::IrpfArt335Warnings => "false",
         SettingKey::Modelo721LastFiled => "null",
+        SettingKey::LlmEndpoint | SettingKey::LlmModel => "unset",
     }
 }
 
@@ -284,6 +310,8 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
                 settings.irpf.non_currency_virtual_assets = s;
             }
             SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
+            // Read by the advisor (`cartera ask`), not by any figure.
+            SettingValue::Text(_) => {}
         }
     }
     settings.irpf.fiscal_timezone = settings.fiscal_timezone;
