@@ -20,6 +20,7 @@ mod mcp;
 mod report;
 mod reports;
 mod session;
+mod sync;
 mod table;
 mod tools;
 
@@ -75,6 +76,9 @@ enum Command {
     )]
     Import(import::ImportArgs),
     /// ECB reference rates.
+    #[command(after_help = "Example:\n  cartera sync\n  cartera sync --dry-run\n  \
+                            cartera sync --provider kraken --provider coingecko")]
+    Sync(sync::SyncArgs),
     #[command(subcommand)]
     Rates(RatesCommand),
     /// Daily crypto prices.
@@ -159,6 +163,10 @@ enum RatesCommand {
     /// Import ECB euro reference rates (eurofxref-hist.csv, eurofxref.csv, or either as ZIP).
     #[command(after_help = "Example:\n  cartera rates import eurofxref-hist.zip")]
     Import(market::RatesArgs),
+    #[command(after_help = "Example:\n  cartera rates sync\n  cartera rates sync --dry-run")]
+    Sync(sync::RatesSyncArgs),
+    #[command(after_help = "Example:\n  cartera rates list --currency USD --from 2024-01-01")]
+    List(sync::RatesListArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -167,6 +175,11 @@ enum PricesCommand {
     #[command(after_help = "Example:\n  cartera prices import prices.csv\n  \
                             cartera prices import btc.csv --format series --symbol BTC --currency EUR")]
     Import(market::PricesArgs),
+    #[command(after_help = "Example:\n  cartera prices sync\n  \
+                            cartera prices sync --asset BTC --from 2024-01-01 --dry-run")]
+    Sync(sync::PricesSyncArgs),
+    #[command(after_help = "Example:\n  cartera prices list --asset BTC --from 2024-12-01 --json")]
+    List(sync::PricesListArgs),
 }
 
 /// What a command reports back to `main`.
@@ -244,6 +257,19 @@ fn main() -> ExitCode {
         }
         Command::Prices(PricesCommand::Import(args)) => {
             market::run_prices(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Sync(args) => sync::run_sync(cli.ledger.as_deref(), cli.json, &args),
+        Command::Rates(RatesCommand::Sync(args)) => {
+            sync::run_rates_sync(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Rates(RatesCommand::List(args)) => {
+            sync::run_rates_list(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Prices(PricesCommand::Sync(args)) => {
+            sync::run_prices_sync(cli.ledger.as_deref(), cli.json, &args)
+        }
+        Command::Prices(PricesCommand::List(args)) => {
+            sync::run_prices_list(cli.ledger.as_deref(), cli.json, &args)
         }
         Command::Bench(command) => bench::run(cli.ledger.as_deref(), cli.json, &command),
     };

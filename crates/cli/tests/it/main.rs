@@ -15,4 +15,5 @@ mod mcp_support;
 mod mcp_transcript;
 mod reports;
 mod support;
+mod sync;
 mod tools;

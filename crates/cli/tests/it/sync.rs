@@ -1,0 +1,458 @@
+//! `cartera sync` end to end through the binary, against a local HTTP server on 127.0.0.1
+//! answering in each provider's shape (`providers::testing`): no test touches the network.
+
+use std::collections::BTreeMap;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Output};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use providers::Provider;
+use providers::testing::shapes::{ECB_CSV_HEADER, ecb_row};
+use providers::testing::{Exchanges, Reply, Server};
+
+use crate::support::{cartera, stderr, stdout};
+
+const HEADER: &str = "timestamp,type,account,in_asset,in_amount,out_asset,out_amount,fee_asset,fee_amount,fiat_value,fiat_currency,id,group_id,note\n";
+
+/// A ledger with a BTC buy, an unpriced BTC→ETH swap and a swap into a coin no provider lists.
+const LEDGER_CSV: &str = "2024-11-02T09:00:00Z,DEPOSIT,Kraken,EUR,10000,,,,,,,k-1,,\n\
+2024-11-02T10:00:00Z,BUY,Kraken,BTC,0.1,EUR,6000,EUR,0,,,k-2,,\n\
+2024-11-20T12:00:00Z,SWAP,Kraken,ETH,1,BTC,0.03,,,,,k-3,,\n\
+2024-11-25T12:00:00Z,SWAP,Kraken,NOPECOIN,100,ETH,0.5,,,,,k-4,,\n";
+
+const NOW: &str = "2024-12-01T12:00:00Z";
+
+fn day(text: &str) -> i64 {
+    (chrono::NaiveDate::parse_from_str(text, "%Y-%m-%d").unwrap()
+        - chrono::NaiveDate::from_ymd_opt(1970, 1, 1).unwrap())
+    .num_days()
+}
+
+fn series(from: &str, to: &str, start: u32) -> BTreeMap<i64, String> {
+    (day(from)..=day(to))
+        .enumerate()
+        .map(|(i, d)| (d, format!("{}.25", start as usize + i)))
+        .collect()
+}
+
+/// The ECB history zip: a history CSV in the ECB's layout (trailing commas, newest first).
+fn ecb_zip() -> Vec<u8> {
+    let csv = "Date,USD,JPY,GBP,\n2024-11-27,1.0537,160.13,0.83215,\n2024-11-26,1.0492,160.5,0.8341,\n2024-11-25,1.0479,161.32,0.8353,\n";
+    let mut buf = std::io::Cursor::new(Vec::new());
+    {
+        let mut w = zip::ZipWriter::new(&mut buf);
+        w.start_file(
+            "eurofxref-hist.csv",
+            zip::write::SimpleFileOptions::default(),
+        )
+        .unwrap();
+        w.write_all(csv.as_bytes()).unwrap();
+        w.finish().unwrap();
+    }
+    buf.into_inner()
+}
+
+/// The ECB paths: the history zip and the Data API's days after it.
+fn ecb(path: &str) -> Option<Reply> {
+    if path == "/stats/eurofxref/eurofxref-hist.zip" {
+        return Some(Reply::typed(200, "application/zip", &ecb_zip()));
+    }
+    if path.starts_with("/service/data/EXR/D..EUR.SP00.A?startPeriod=2024-11-28") {
+        let body = format!(
+            "{ECB_CSV_HEADER}\n{}\n{}\n",
+            ecb_row("USD", "2024-11-28", "1.0562"),
+            ecb_row("USD", "2024-11-29", "1.0565")
+        );
+        return Some(Reply::typed(200, "text/csv", body.as_bytes()));
+    }
+    if path.starts_with("/service/data/") {
+        // "No results found" (data.ecb.europa.eu/help/api/status-codes).
+        return Some(Reply::typed(404, "text/plain", b"No results found."));
+    }
+    None
+}
+
+/// Kraken lists BTC (throttled on its first request), Coinbase lists ETH (a 503 first);
+/// nobody lists NOPECOIN.
+fn exchanges(today: &str) -> Server {
+    let mut markets = BTreeMap::new();
+    markets.insert(
+        (Provider::Kraken, "XBTEUR".to_owned()),
+        series("2023-01-01", today, 60_000),
+    );
+    markets.insert(
+        (Provider::Coinbase, "ETH-EUR".to_owned()),
+        series("2023-01-01", today, 3_000),
+    );
+    Server::start(
+        Exchanges {
+            series: markets,
+            today: day(today),
+            fallback: Box::new(|path, seen| {
+                if path.starts_with("/0/public/OHLC?pair=XBTEUR") && seen == 0 {
+                    return Some(Reply::json("{\"error\":[\"EGeneral:Too many requests\"]}"));
+                }
+                if path.starts_with("/products/ETH-EUR/") && seen == 0 {
+                    return Some(Reply::status_json(
+                        503,
+                        "{\"message\":\"service unavailable\"}",
+                    ));
+                }
+                ecb(path)
+            }),
+        }
+        .into_handler(),
+    )
+}
+
+const URL_VARS: [&str; 8] = [
+    "CARTERA_KRAKEN_URL",
+    "CARTERA_COINBASE_URL",
+    "CARTERA_BITVAVO_URL",
+    "CARTERA_BINANCE_URL",
+    "CARTERA_BITSTAMP_URL",
+    "CARTERA_COINGECKO_URL",
+    "CARTERA_ECB_URL",
+    "CARTERA_ECB_DATA_URL",
+];
+
+fn sync_command(ledger: &Path, base: &str, args: &[&str]) -> Command {
+    let mut command = cartera();
+    command
+        .env("CARTERA_NOW", NOW)
+        .env("CARTERA_TEST_NO_SLEEP", "1")
+        .env("CARTERA_HTTP_TIMEOUT", "2")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("https_proxy")
+        .env_remove("ALL_PROXY")
+        .arg("--ledger")
+        .arg(ledger)
+        .args(args);
+    for var in URL_VARS {
+        command.env(var, base);
+    }
+    command
+}
+
+fn sync(ledger: &Path, base: &str, args: &[&str]) -> Output {
+    sync_command(ledger, base, args)
+        .output()
+        .expect("cartera runs")
+}
+
+fn at_now(ledger: &Path, args: &[&str]) -> Output {
+    cartera()
+        .env("CARTERA_NOW", NOW)
+        .arg("--ledger")
+        .arg(ledger)
+        .args(args)
+        .output()
+        .expect("cartera runs")
+}
+
+fn ledger_with(csv_rows: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wallet.csv");
+    std::fs::write(&file, format!("{HEADER}{csv_rows}")).unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let output = at_now(
+        &ledger,
+        &["import", file.to_str().unwrap(), "--format", "generic"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    (dir, ledger)
+}
+
+fn json(output: &Output) -> serde_json::Value {
+    assert!(output.status.success(), "{}", stderr(output));
+    serde_json::from_str(&stdout(output)).expect("one JSON document")
+}
+
+/// A base URL nobody listens on.
+fn dead_base() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    base
+}
+
+#[test]
+fn a_ledger_with_an_unpriced_swap_comes_out_complete_and_a_second_sync_asks_nothing() {
+    let (_dir, ledger) = ledger_with(LEDGER_CSV);
+    let server = exchanges("2024-12-01");
+    let output = sync(&ledger, server.base(), &["sync"]);
+    let out = stdout(&output);
+    assert!(output.status.success(), "{out}\n{}", stderr(&output));
+    assert!(out.contains("ECB history: 9 rates added"), "{out}");
+    assert!(
+        out.contains("ECB Data API, 2024-11-28 to 2024-12-01: 2 rates added"),
+        "{out}"
+    );
+    assert!(
+        out.contains("NOPECOIN: 6 day(s) missing (2024-11-25 to 2024-11-30): kraken: does not list NOPECOINEUR (EQuery:Unknown asset pair);"),
+        "{out}"
+    );
+    assert!(
+        out.contains("coingecko: no curated CoinGecko id for this asset"),
+        "{out}"
+    );
+
+    // Every close names its provider, market and fetch time.
+    let prices = json(&at_now(
+        &ledger,
+        &["--json", "prices", "list", "--asset", "BTC"],
+    ));
+    let list = prices["prices"].as_array().unwrap();
+    assert_eq!(list.len(), 29, "2024-11-02 to 2024-11-30");
+    assert_eq!(
+        list[0],
+        serde_json::json!({
+            "date": "2024-11-02", "asset": "BTC", "close": "60671.25", "currency": "EUR",
+            "provider": "kraken", "market": "XBTEUR", "fetchedAt": NOW,
+            "source": format!("{}/0/public/OHLC?pair=XBTEUR&interval=1440&since=1730419200", server.base()),
+        })
+    );
+    let eth = json(&at_now(
+        &ledger,
+        &[
+            "--json",
+            "prices",
+            "list",
+            "--asset",
+            "ETH",
+            "--from",
+            "2024-11-20",
+            "--to",
+            "2024-11-20",
+        ],
+    ));
+    assert_eq!(eth["prices"][0]["provider"], "coinbase");
+    assert_eq!(eth["prices"][0]["market"], "ETH-EUR");
+    assert_eq!(eth["prices"][0]["close"], "3689.25");
+
+    let rates = json(&at_now(
+        &ledger,
+        &["--json", "rates", "list", "--currency", "USD"],
+    ));
+    let got: Vec<(String, String, String)> = rates["rates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["date"].as_str().unwrap().to_owned(),
+                r["rate"].as_str().unwrap().to_owned(),
+                r["provider"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 5);
+    assert_eq!(
+        got[4],
+        (
+            "2024-11-29".to_owned(),
+            "1.0565".to_owned(),
+            "ecb".to_owned()
+        )
+    );
+
+    // The swap is valued: integrity lists only the coin no provider has.
+    let integrity = stdout(&at_now(&ledger, &["integrity"]));
+    assert!(!integrity.contains("k-3"), "{integrity}");
+
+    // live_prices names the provider and the staleness.
+    let live = json(&at_now(
+        &ledger,
+        &["tools", "call", "live_prices", "{\"symbols\":[\"BTC\"]}"],
+    ));
+    let quote = &live["payload"]["prices"][0];
+    assert_eq!(quote["provider"], "kraken", "{live}");
+    assert_eq!(quote["stalenessSeconds"], 86_400 + 12 * 3_600, "{live}");
+
+    second_sync_asks_only_for_the_gap(&ledger, &server);
+}
+
+/// A second sync asks nothing already stored: no price request but for the coin nobody
+/// lists, and one ECB Data API request.
+fn second_sync_asks_only_for_the_gap(ledger: &Path, server: &Server) {
+    let before = server.requests().len();
+    let output = sync(ledger, server.base(), &["sync"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let asked: Vec<String> = server.requests()[before..].to_vec();
+    let prices_asked: Vec<&String> = asked
+        .iter()
+        .filter(|p| !p.starts_with("/service/"))
+        .collect();
+    // NOPECOIN is still missing: each provider is asked again once for it.
+    assert!(
+        prices_asked
+            .iter()
+            .all(|p| p.contains("NOPECOIN") || p.contains("nopecoin")),
+        "{asked:?}"
+    );
+    assert_eq!(
+        asked.iter().filter(|p| p.starts_with("/service/")).count(),
+        1,
+        "{asked:?}"
+    );
+}
+
+#[test]
+fn a_dead_endpoint_fails_in_seconds_naming_the_hosts_and_the_ledger_is_unchanged() {
+    let (_dir, ledger) = ledger_with(LEDGER_CSV);
+    let before = std::fs::read(&ledger).unwrap();
+    let base = dead_base();
+    let started = Instant::now();
+    let output = sync(&ledger, &base, &["sync"]);
+    assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!(
+            "cartera: error: no provider could be reached ({base}"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains("could not be reached (connection refused)"),
+        "{err}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let prices = json(&at_now(&ledger, &["--json", "prices", "list"]));
+    assert_eq!(prices["prices"], serde_json::json!([]));
+    let rates = json(&at_now(&ledger, &["--json", "rates", "list"]));
+    assert_eq!(rates["rates"], serde_json::json!([]));
+    assert!(
+        std::fs::read(&ledger).unwrap() == before,
+        "the ledger file is unchanged"
+    );
+}
+
+#[test]
+fn an_interrupted_sync_keeps_what_it_stored_and_the_rerun_fetches_the_rest() {
+    let (_dir, ledger) = ledger_with(LEDGER_CSV);
+    // Coinbase never answers ETH: the run is killed while it waits.
+    let hanging = Server::start(Arc::new(|path: &str, seen| {
+        if path.starts_with("/products/ETH-EUR/") {
+            return Reply::Silent;
+        }
+        let _ = seen;
+        let mut markets = BTreeMap::new();
+        markets.insert(
+            (Provider::Kraken, "XBTEUR".to_owned()),
+            series("2023-01-01", "2024-12-01", 60_000),
+        );
+        let exchanges = Exchanges {
+            series: markets,
+            today: day("2024-12-01"),
+            fallback: Box::new(|_, _| None),
+        };
+        (exchanges.into_handler())(path, 1)
+    }));
+    let mut child = sync_command(&ledger, hanging.base(), &["prices", "sync"])
+        .env("CARTERA_HTTP_TIMEOUT", "60")
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while hanging.count("/products/ETH-EUR/") == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            hanging.requests()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    let _ = child.wait();
+    let stored = json(&at_now(&ledger, &["--json", "prices", "list"]));
+    assert_eq!(stored["prices"].as_array().unwrap().len(), 29, "BTC kept");
+
+    let server = exchanges("2024-12-01");
+    let output = sync(&ledger, server.base(), &["prices", "sync"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        server.count("/0/public/OHLC?pair=XBTEUR"),
+        0,
+        "{:?}",
+        server.requests()
+    );
+    let eth = json(&at_now(
+        &ledger,
+        &["--json", "prices", "list", "--asset", "ETH"],
+    ));
+    assert_eq!(eth["prices"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn imported_closes_are_kept_unless_replace_and_dry_run_asks_nothing() {
+    let (dir, ledger) = ledger_with(LEDGER_CSV);
+    let prices = dir.path().join("prices.csv");
+    std::fs::write(
+        &prices,
+        "date,symbol,close,currency\n2024-11-20,ETH,3000,EUR\n",
+    )
+    .unwrap();
+    let output = at_now(&ledger, &["prices", "import", prices.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let server = exchanges("2024-12-01");
+
+    let output = sync(
+        &ledger,
+        server.base(),
+        &["prices", "sync", "--asset", "ETH", "--dry-run"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stdout(&output),
+        "Prices (dry run: nothing is fetched)\n  ETH: 10 day(s) in 1 run(s), from 2024-11-21 to 2024-11-30; would ask kraken ETHEUR → coinbase ETH-EUR → bitvavo ETH-EUR → binance ETHEUR → bitstamp etheur → binance-usdt ETHUSDT → coingecko ethereum\n"
+    );
+    assert!(server.requests().is_empty());
+
+    let output = sync(
+        &ledger,
+        server.base(),
+        &["prices", "sync", "--asset", "ETH"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let one = |ledger: &Path| {
+        json(&at_now(
+            ledger,
+            &[
+                "--json",
+                "prices",
+                "list",
+                "--asset",
+                "ETH",
+                "--from",
+                "2024-11-20",
+                "--to",
+                "2024-11-20",
+            ],
+        ))["prices"][0]
+            .clone()
+    };
+    assert_eq!(one(&ledger)["close"], "3000");
+    assert_eq!(one(&ledger)["provider"], "daily");
+
+    let output = sync(
+        &ledger,
+        server.base(),
+        &[
+            "prices",
+            "sync",
+            "--asset",
+            "ETH",
+            "--replace",
+            "--provider",
+            "coinbase",
+        ],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(one(&ledger)["close"], "3689.25");
+    assert_eq!(one(&ledger)["provider"], "coinbase");
+}
