@@ -499,6 +499,21 @@ struct Plan {
     missing: Vec<Date>,
 }
 
+/// The user's markets (`prices.provider_markets`).
+fn overrides(store: &SqliteLedger) -> Result<Overrides> {
+    let stored = use_cases::queries::settings::provider_markets_of(store)
+        .map_err(|e| anyhow::anyhow!("cannot read the settings: {e}"))?;
+    Ok(stored
+        .into_iter()
+        .filter_map(|((asset, provider), market)| {
+            Some((
+                (asset.as_str().to_owned(), Provider::parse(&provider)?),
+                market,
+            ))
+        })
+        .collect())
+}
+
 fn providers_of(args: &PricesSyncArgs) -> Result<Vec<Provider>> {
     if args.provider.is_empty() {
         return Ok(Provider::ALL.to_vec());
@@ -679,7 +694,7 @@ fn prices_sync(
 ) -> Result<Part> {
     let chain = providers_of(args)?;
     let plans = plans(store, args, today)?;
-    let overrides = Overrides::new();
+    let overrides = overrides(store)?;
     if args.dry_run {
         return Ok(dry_run(&plans, &chain, &overrides));
     }

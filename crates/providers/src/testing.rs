@@ -126,6 +126,8 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<String>>) {
     };
     let mut reader = BufReader::new(read_half);
     let mut stream = stream;
+    // One write per answer and no Nagle delay: a test server must not add 40 ms per request.
+    let _ = stream.set_nodelay(true);
     loop {
         let mut line = String::new();
         if reader.read_line(&mut line).unwrap_or(0) == 0 {
@@ -155,7 +157,9 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<String>>) {
                     let _ = write!(head, "{name}: {value}\r\n");
                 }
                 head.push_str("\r\n");
-                if stream.write_all(head.as_bytes()).is_err() || stream.write_all(&body).is_err() {
+                let mut bytes = head.into_bytes();
+                bytes.extend_from_slice(&body);
+                if stream.write_all(&bytes).is_err() {
                     return;
                 }
                 let _ = stream.flush();

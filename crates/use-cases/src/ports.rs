@@ -206,6 +206,8 @@ pub enum SettingKey {
     IrpfNonCurrencyVirtualAssets,
     /// `modelo_721.last_filed`.
     Modelo721LastFiled,
+    /// `prices.provider_markets`: the user's market per asset and price provider (`cartera sync`).
+    PricesProviderMarkets,
 }
 
 impl SettingKey {
@@ -219,6 +221,7 @@ impl SettingKey {
         Self::IrpfArt335Warnings,
         Self::IrpfNonCurrencyVirtualAssets,
         Self::Modelo721LastFiled,
+        Self::PricesProviderMarkets,
     ];
 
     /// The key as users write it.
@@ -232,6 +235,7 @@ impl SettingKey {
             Self::IrpfArt335Warnings => "irpf.art_33_5_warnings",
             Self::IrpfNonCurrencyVirtualAssets => "irpf.non_currency_virtual_assets",
             Self::Modelo721LastFiled => "modelo_721.last_filed",
+            Self::PricesProviderMarkets => "prices.provider_markets",
         }
     }
 

@@ -2,6 +2,7 @@
 //! answering in each provider's shape (`providers::testing`): no test touches the network.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -455,4 +456,154 @@ fn imported_closes_are_kept_unless_replace_and_dry_run_asks_nothing() {
     assert!(output.status.success(), "{}", stderr(&output));
     assert_eq!(one(&ledger)["close"], "3689.25");
     assert_eq!(one(&ledger)["provider"], "coinbase");
+}
+
+/// Issue 23's performance figures: a first sync of a 20-asset ledger over 2017–2025 (about
+/// 65,700 closes in 20 Kraken and 180 Coinbase requests, waits counted but not slept) takes
+/// less than 10 s, and a second sync asks at most one request per provider family.
+#[test]
+fn a_first_sync_of_twenty_assets_over_nine_years_is_quick_and_a_second_asks_at_most_once_per_family()
+ {
+    let symbols: Vec<String> = (0..20u8)
+        .map(|i| format!("Q{}X", char::from(b'A' + i)))
+        .collect();
+    let rows = symbols
+        .iter()
+        .enumerate()
+        .fold(String::new(), |mut rows, (i, s)| {
+            let _ = writeln!(
+                rows,
+                "2017-01-01T10:00:00Z,BUY,Kraken,{s},1,EUR,100,,,,,p-{i},,"
+            );
+            rows
+        });
+    let (_dir, ledger) = ledger_with(&rows);
+    let now = "2025-12-31T12:00:00Z";
+    let mut markets = BTreeMap::new();
+    for s in &symbols {
+        markets.insert(
+            (Provider::Kraken, format!("{s}EUR")),
+            series("2017-01-01", "2025-12-31", 10),
+        );
+        markets.insert(
+            (Provider::Coinbase, format!("{s}-EUR")),
+            series("2017-01-01", "2025-12-31", 10),
+        );
+    }
+    let server = Server::start(
+        Exchanges {
+            series: markets,
+            today: day("2025-12-31"),
+            fallback: Box::new(|path, _| ecb(path)),
+        }
+        .into_handler(),
+    );
+    let started = Instant::now();
+    let output = sync_command(&ledger, server.base(), &["sync"])
+        .env("CARTERA_NOW", now)
+        .output()
+        .unwrap();
+    let first = started.elapsed();
+    assert!(
+        output.status.success(),
+        "{}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    let requests = server.requests().len();
+    let stored = json(&at_now(
+        &ledger,
+        &["--json", "prices", "list", "--asset", "QAX"],
+    ));
+    assert_eq!(
+        stored["prices"].as_array().unwrap().len(),
+        3_286,
+        "2017-01-01 to 2025-12-30"
+    );
+    assert_eq!(server.count("/0/public/OHLC"), 20);
+    assert_eq!(server.count("/products/"), 180);
+    assert!(first < Duration::from_secs(10), "first sync took {first:?}");
+
+    let started = Instant::now();
+    let output = sync_command(&ledger, server.base(), &["sync"])
+        .env("CARTERA_NOW", now)
+        .output()
+        .unwrap();
+    let second = started.elapsed();
+    assert!(output.status.success(), "{}", stderr(&output));
+    let again: Vec<String> = server.requests()[requests..].to_vec();
+    // Only the ECB Data API, once (the latest rate is older than today).
+    assert_eq!(again.len(), 1, "{again:?}");
+    assert!(again[0].starts_with("/service/data/EXR/"), "{again:?}");
+    eprintln!(
+        "sync figures: first sync {first:?} ({requests} requests, 65,720 closes), second {second:?} ({} request)",
+        again.len()
+    );
+}
+
+#[test]
+fn the_users_market_setting_names_a_coingecko_id_and_turns_a_provider_off() {
+    let (_dir, ledger) = ledger_with(LEDGER_CSV);
+    let set = at_now(
+        &ledger,
+        &[
+            "settings",
+            "set",
+            "prices.provider_markets",
+            r#"{"nopecoin": {"coingecko": "nope-coin", "Kraken": ""}}"#,
+        ],
+    );
+    assert!(set.status.success(), "{}", stderr(&set));
+    let bad = at_now(
+        &ledger,
+        &[
+            "settings",
+            "set",
+            "prices.provider_markets",
+            r#"{"BTC": {"cryptocompare": "BTC"}}"#,
+        ],
+    );
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    assert!(stderr(&bad).contains("\"cryptocompare\" is not a price provider (kraken, coinbase, bitvavo, binance, bitstamp, binance-usdt, coingecko)"), "{}", stderr(&bad));
+
+    let mut markets = BTreeMap::new();
+    markets.insert(
+        (Provider::CoinGecko, "nope-coin".to_owned()),
+        series("2024-01-01", "2024-12-01", 2),
+    );
+    let server = Server::start(
+        Exchanges {
+            series: markets,
+            today: day("2024-12-01"),
+            fallback: Box::new(|_, _| None),
+        }
+        .into_handler(),
+    );
+    let output = sync(
+        &ledger,
+        server.base(),
+        &["prices", "sync", "--asset", "NOPECOIN"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        server.count("/0/public/OHLC"),
+        0,
+        "kraken is off for NOPECOIN"
+    );
+    let stored = json(&at_now(
+        &ledger,
+        &["--json", "prices", "list", "--asset", "NOPECOIN"],
+    ));
+    let list = stored["prices"].as_array().unwrap();
+    assert_eq!(list.len(), 6);
+    assert_eq!(list[0]["provider"], "coingecko");
+    assert_eq!(list[0]["market"], "nope-coin");
+    assert_eq!(list[0]["date"], "2024-11-25");
+    assert_eq!(list[0]["close"], "331.25");
+}
+
+#[test]
+fn the_settings_provider_list_is_the_providers_crates() {
+    let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
+    assert_eq!(names, use_cases::queries::settings::PRICE_PROVIDERS);
 }
