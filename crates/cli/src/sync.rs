@@ -284,6 +284,9 @@ fn finish(failed: bool, client: &Client) -> Result<Outcome> {
             .iter()
             .map(|(f, _)| client.config().base(*f).to_owned())
             .collect();
+        if hosts.is_empty() {
+            return fail("no provider sent a usable answer; what was fetched before is kept");
+        }
         return fail(format!(
             "no provider could be reached ({}); what was fetched before is kept",
             hosts.join(", ")
@@ -396,7 +399,8 @@ fn rates_sync(
     } else if latest.is_some() {
         lines.push(format!("ECB rates: up to date ({today})"));
     }
-    let failed = !errors.is_empty() && added == 0 && all_failed(client);
+    // The ECB is the only source of rates: its failure with nothing stored fails the run.
+    let failed = !errors.is_empty() && added == 0;
     let mut text = String::from("Rates\n");
     for line in &lines {
         let _ = writeln!(text, "  {line}");
@@ -740,7 +744,10 @@ fn prices_sync(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let failed = all_failed(client) && lines.iter().all(|l| l.fetched.is_empty());
+    // Failed: nothing fetched, and the hosts were down or what they sent was unusable (an
+    // asset that no provider lists is a gap, not a failure).
+    let failed =
+        lines.iter().all(|l| l.fetched.is_empty()) && (all_failed(client) || !problems.is_empty());
     Ok(summary(&lines, &problems, failed))
 }
 

@@ -607,3 +607,33 @@ fn the_settings_provider_list_is_the_providers_crates() {
     let names: Vec<&str> = Provider::ALL.iter().map(|p| p.name()).collect();
     assert_eq!(names, use_cases::queries::settings::PRICE_PROVIDERS);
 }
+
+#[test]
+fn a_corrupt_ecb_zip_or_a_wrong_content_type_is_named_and_nothing_is_stored() {
+    for (reply, reason) in [
+        (
+            Reply::typed(200, "application/zip", b"PK\x03\x04 this is not a zip"),
+            "cannot be used for",
+        ),
+        (
+            Reply::typed(200, "text/html", b"<html>maintenance</html>"),
+            "the answer is text/html, not a zip file",
+        ),
+    ] {
+        let (_dir, ledger) = ledger_with(LEDGER_CSV);
+        let server = Server::start(Arc::new(move |_: &str, _| reply.clone()));
+        let output = sync(&ledger, server.base(), &["rates", "sync"]);
+        assert_eq!(output.status.code(), Some(1), "{}", stdout(&output));
+        let out = stdout(&output);
+        assert!(
+            out.contains(&format!(
+                "error: ecb sent an answer that cannot be used for {}/stats/eurofxref/eurofxref-hist.zip: ",
+                server.base()
+            )),
+            "{out}"
+        );
+        assert!(out.contains(reason), "{out}");
+        let rates = json(&at_now(&ledger, &["--json", "rates", "list"]));
+        assert_eq!(rates["rates"], serde_json::json!([]));
+    }
+}
