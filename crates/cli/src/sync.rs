@@ -17,7 +17,7 @@ use chrono::NaiveDate;
 use clap::Args;
 use core_domain::{Asset, Date, Instant};
 use ledger_sqlite::SqliteLedger;
-use providers::chain::{AssetRequest, fetch_asset};
+use providers::chain::{AssetRequest, Catalog, fetch_asset};
 use providers::symbols::{self, Overrides};
 use providers::{AnswerError, Client, Config, Family, Provider, ProviderSeries};
 use rust_decimal::Decimal;
@@ -703,6 +703,7 @@ fn prices_sync(
         return Ok(dry_run(&plans, &chain, &overrides));
     }
     let bar = progress(plans.len());
+    let mut catalog = Catalog::default();
     let mut lines = Vec::new();
     let mut problems: Vec<String> = Vec::new();
     for plan in &plans {
@@ -720,7 +721,7 @@ fn prices_sync(
             .into_iter()
             .map(|f| (f, client.config().base(f).to_owned()))
             .collect();
-        let outcome = fetch_asset(client, &request, |series| {
+        let outcome = fetch_asset(client, &mut catalog, &request, |series| {
             let base = bases
                 .get(&series.provider.family())
                 .map_or("", String::as_str);

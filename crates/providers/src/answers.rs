@@ -144,6 +144,60 @@ pub fn kraken(answer: &Answer<'_>) -> Result<Parsed, String> {
     Ok(Parsed::Candles(out))
 }
 
+/// Kraken `/0/public/AssetPairs`: its EUR pairs as cartera symbol → altname (the name OHLC
+/// takes). Legacy asset codes drop their `X` prefix (`XXBT` → `XBT`, `XETH` → `ETH`), then
+/// Kraken's own aliases map back (`XBT` → `BTC`, `XDG` → `DOGE`); dark-pool pairs (`.d`) are
+/// skipped. Shape: rotki `rotkehlchen/tests/data/assets_kraken.json` (a real answer of 2021-12).
+pub fn kraken_eur_pairs(answer: &Answer<'_>) -> Result<BTreeMap<String, String>, String> {
+    expect_json(answer)?;
+    if answer.status != 200 {
+        return Err(format!("HTTP {}: {}", answer.status, excerpt(answer.body)));
+    }
+    let top: BTreeMap<String, Raw> = json(answer.body)?;
+    let errors: Vec<String> = match top.get("error") {
+        Some(raw) => json(raw.get().as_bytes())?,
+        None => Vec::new(),
+    };
+    if let Some(first) = errors.first() {
+        return Err(format!("Kraken error {first}"));
+    }
+    let Some(result) = top.get("result") else {
+        return Err("no result in the answer".to_owned());
+    };
+    let pairs: BTreeMap<String, BTreeMap<String, Raw>> = json(result.get().as_bytes())?;
+    let text = |pair: &BTreeMap<String, Raw>, field: &str| -> Option<String> {
+        serde_json::from_str::<String>(pair.get(field)?.get()).ok()
+    };
+    let mut out = BTreeMap::new();
+    for (key, pair) in &pairs {
+        if key.contains('.') {
+            continue;
+        }
+        let (Some(altname), Some(base), Some(quote)) = (
+            text(pair, "altname"),
+            text(pair, "base"),
+            text(pair, "quote"),
+        ) else {
+            return Err(format!("pair {key} has no altname, base or quote"));
+        };
+        if quote != "ZEUR" && quote != "EUR" {
+            continue;
+        }
+        let code = if base.len() == 4 && base.starts_with('X') {
+            base.get(1..).unwrap_or_default().to_owned()
+        } else {
+            base
+        };
+        let symbol = match code.as_str() {
+            "XBT" => "BTC".to_owned(),
+            "XDG" => "DOGE".to_owned(),
+            _ => code,
+        };
+        out.insert(symbol, altname);
+    }
+    Ok(out)
+}
+
 /// Whether a Kraken HTTP 200 body is its throttle (`EGeneral:Too many requests`).
 pub fn kraken_throttled(body: &[u8]) -> bool {
     let needle = b"EGeneral:Too many requests";

@@ -1,6 +1,8 @@
 //! One asset's missing days asked of the providers in order: each provider is asked only for
 //! the days the ones before it did not give, in pages of its per-request limit.
 
+use std::collections::BTreeMap;
+
 use chrono::NaiveDate;
 
 use crate::answers::{self, Answer, Parsed, Window};
@@ -50,6 +52,54 @@ pub struct AssetOutcome {
     /// Hosts that failed while asked for this asset.
     pub net_errors: Vec<NetError>,
 }
+
+/// What the run learnt once about the providers' markets: Kraken's EUR pairs, asked of
+/// `AssetPairs` the first time Kraken is needed.
+#[derive(Debug, Default)]
+pub struct Catalog {
+    kraken: KrakenPairs,
+}
+
+/// Kraken's EUR pairs in this run.
+#[derive(Debug, Default)]
+enum KrakenPairs {
+    /// Not asked yet.
+    #[default]
+    Unknown,
+    /// cartera symbol → altname.
+    Listed(BTreeMap<String, String>),
+    /// The list could not be read: Kraken's naming rule is used.
+    Unavailable,
+}
+
+impl Catalog {
+    /// Kraken's altname for `asset`: `Ok(Some)` listed, `Ok(None)` not among its EUR pairs,
+    /// `Err` when the pair list could not be read (the naming rule is used instead).
+    fn kraken(&mut self, client: &mut Client, asset: &str) -> Result<Option<String>, ()> {
+        if matches!(self.kraken, KrakenPairs::Unknown) {
+            let family = Provider::Kraken.family();
+            let pairs = client
+                .get(family, KRAKEN_PAIRS, Some(answers::kraken_throttled))
+                .ok()
+                .and_then(|response| {
+                    answers::kraken_eur_pairs(&Answer {
+                        status: response.status,
+                        content_type: response.content_type.as_deref(),
+                        body: &response.body,
+                    })
+                    .ok()
+                });
+            self.kraken = pairs.map_or(KrakenPairs::Unavailable, KrakenPairs::Listed);
+        }
+        match &self.kraken {
+            KrakenPairs::Listed(pairs) => Ok(pairs.get(&asset.to_ascii_uppercase()).cloned()),
+            KrakenPairs::Unknown | KrakenPairs::Unavailable => Err(()),
+        }
+    }
+}
+
+/// Kraken's list of tradable pairs.
+pub const KRAKEN_PAIRS: &str = "/0/public/AssetPairs";
 
 /// One asset's request.
 #[derive(Clone, Copy, Debug)]
@@ -154,6 +204,7 @@ enum Asked {
 /// Asks the providers in order for the asset's missing days.
 pub fn fetch_asset(
     client: &mut Client,
+    catalog: &mut Catalog,
     request: &AssetRequest<'_>,
     mut on_series: impl FnMut(&ProviderSeries),
 ) -> AssetOutcome {
@@ -163,7 +214,7 @@ pub fn fetch_asset(
         if missing.is_empty() {
             break;
         }
-        let asked = ask(client, provider, request, &missing, &mut outcome);
+        let asked = ask(client, catalog, provider, request, &missing, &mut outcome);
         match asked {
             Asked::Series(series) => {
                 if series.closes.is_empty() {
@@ -188,16 +239,15 @@ pub fn fetch_asset(
 
 fn ask(
     client: &mut Client,
+    catalog: &mut Catalog,
     provider: Provider,
     request: &AssetRequest<'_>,
     missing: &[NaiveDate],
     outcome: &mut AssetOutcome,
 ) -> Asked {
-    let Some(market) = symbols::market(provider, request.asset, request.overrides) else {
-        return Asked::Nothing(match provider {
-            Provider::CoinGecko => "no curated CoinGecko id for this asset".to_owned(),
-            _ => "no market for this asset".to_owned(),
-        });
+    let market = match market_of(client, catalog, provider, request) {
+        Ok(market) => market,
+        Err(why) => return Asked::Nothing(why),
     };
     let family = provider.family();
     if client.is_down(family) {
@@ -281,6 +331,29 @@ fn ask(
     series.closes.sort_by_key(|c| c.date);
     series.closes.dedup_by_key(|c| c.date);
     Asked::Series(series)
+}
+
+/// The market to ask `provider` for: the user's, Kraken's pair list, or the naming rule.
+fn market_of(
+    client: &mut Client,
+    catalog: &mut Catalog,
+    provider: Provider,
+    request: &AssetRequest<'_>,
+) -> Result<String, String> {
+    let overridden = request
+        .overrides
+        .contains_key(&(request.asset.to_owned(), provider));
+    if provider == Provider::Kraken && !overridden && !client.is_down(provider.family()) {
+        match catalog.kraken(client, request.asset) {
+            Ok(Some(altname)) => return Ok(altname),
+            Ok(None) => return Err("not among its EUR pairs (AssetPairs)".to_owned()),
+            Err(()) => {}
+        }
+    }
+    symbols::market(provider, request.asset, request.overrides).ok_or_else(|| match provider {
+        Provider::CoinGecko => "no curated CoinGecko id for this asset".to_owned(),
+        _ => "no market for this asset".to_owned(),
+    })
 }
 
 /// One page's answer.

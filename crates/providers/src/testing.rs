@@ -382,6 +382,28 @@ impl Exchanges {
         )
     }
 
+    /// Kraken `AssetPairs` in the shape of rotki `tests/data/assets_kraken.json`: key,
+    /// altname, wsname, base, quote.
+    fn kraken_pairs(&self) -> Reply {
+        use crate::Provider as P;
+        let pairs: Vec<String> = self
+            .series
+            .keys()
+            .filter(|(p, _)| *p == P::Kraken)
+            .map(|(_, alt)| {
+                let base = alt.strip_suffix("EUR").unwrap_or(alt);
+                let code = if base == "XBT" || base == "XDG" { format!("X{base}") } else { base.to_owned() };
+                format!(
+                    "\"{code}ZEUR\":{{\"altname\":\"{alt}\",\"wsname\":\"{base}/EUR\",\"aclass_base\":\"currency\",\"base\":\"{code}\",\"aclass_quote\":\"currency\",\"quote\":\"ZEUR\",\"lot\":\"unit\",\"pair_decimals\":1}}"
+                )
+            })
+            .collect();
+        Reply::json(&format!(
+            "{{\"error\":[],\"result\":{{{}}}}}",
+            pairs.join(",")
+        ))
+    }
+
     fn answer(&self, path: &str) -> Reply {
         use crate::Provider as P;
         let segments: Vec<&str> = path
@@ -391,6 +413,7 @@ impl Exchanges {
             .split('/')
             .collect();
         match segments.as_slice() {
+            ["", "0", "public", "AssetPairs"] => self.kraken_pairs(),
             ["", "0", "public", "OHLC"] => {
                 let pair = query(path, "pair").unwrap_or_default();
                 let since = number(path, "since").div_euclid(86_400) + 1;

@@ -252,3 +252,33 @@ fn settle_refuses_bad_days_and_prices() {
         Vec::new()
     );
 }
+
+#[test]
+fn kraken_pairs_map_legacy_codes_and_aliases_back_to_cartera_symbols() {
+    // Pairs as in rotki `rotkehlchen/tests/data/assets_kraken.json` (AssetPairs, 2021-12):
+    // `XXBTZEUR` (altname `XBTEUR`), `XETHZEUR` (`ETHEUR`), `XDGEUR` (base `XXDG`), `SOLEUR`,
+    // `USDTEUR`, a dark-pool `.d` pair and a USD pair.
+    let body = r#"{"error":[],"result":{
+        "XXBTZEUR":{"altname":"XBTEUR","wsname":"XBT/EUR","base":"XXBT","quote":"ZEUR"},
+        "XXBTZEUR.d":{"altname":"XBTEUR.d","base":"XXBT","quote":"ZEUR"},
+        "XETHZEUR":{"altname":"ETHEUR","wsname":"ETH/EUR","base":"XETH","quote":"ZEUR"},
+        "XDGEUR":{"altname":"XDGEUR","wsname":"XDG/EUR","base":"XXDG","quote":"ZEUR"},
+        "SOLEUR":{"altname":"SOLEUR","wsname":"SOL/EUR","base":"SOL","quote":"ZEUR"},
+        "USDTEUR":{"altname":"USDTEUR","wsname":"USDT/EUR","base":"USDT","quote":"ZEUR"},
+        "XXBTZUSD":{"altname":"XBTUSD","wsname":"XBT/USD","base":"XXBT","quote":"ZUSD"}}}"#;
+    let pairs = kraken_eur_pairs(&ok(body)).unwrap();
+    assert_eq!(
+        pairs.into_iter().collect::<Vec<_>>(),
+        vec![
+            ("BTC".to_owned(), "XBTEUR".to_owned()),
+            ("DOGE".to_owned(), "XDGEUR".to_owned()),
+            ("ETH".to_owned(), "ETHEUR".to_owned()),
+            ("SOL".to_owned(), "SOLEUR".to_owned()),
+            ("USDT".to_owned(), "USDTEUR".to_owned()),
+        ]
+    );
+    assert_eq!(
+        kraken_eur_pairs(&ok(r#"{"error":["EGeneral:Too many requests"]}"#)).unwrap_err(),
+        "Kraken error EGeneral:Too many requests"
+    );
+}

@@ -2,7 +2,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chrono::NaiveDate;
-use providers::chain::{AssetRequest, fetch_asset};
+use providers::chain::{AssetRequest, Catalog, fetch_asset};
 use providers::symbols::Overrides;
 use providers::testing::{CountingPause, Exchanges, Reply, Server};
 use providers::{Client, Config, Family, Provider};
@@ -81,7 +81,9 @@ fn an_unknown_pair_passes_to_the_next_provider_and_unlisted_days_are_gaps() {
         overrides: &overrides,
     };
     let mut seen = 0;
-    let outcome = fetch_asset(&mut client, &request, |_| seen += 1);
+    let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {
+        seen += 1;
+    });
     assert_eq!(seen, 1);
     assert_eq!(outcome.series.len(), 1);
     let series = &outcome.series[0];
@@ -104,7 +106,7 @@ fn an_unknown_pair_passes_to_the_next_provider_and_unlisted_days_are_gaps() {
     assert_eq!(
         outcome.notes,
         vec![
-            "kraken: does not list ABCEUR (EQuery:Unknown asset pair)",
+            "kraken: not among its EUR pairs (AssetPairs)",
             "bitvavo: does not list ABC-EUR (HTTP 400: {\"errorCode\":205,\"error\":\"market parameter ABC-EUR is invalid.\"})",
             "binance: does not list ABCEUR (HTTP 400: {\"code\":-1121,\"msg\":\"Invalid symbol.\"})",
             "bitstamp: does not list abceur (HTTP 404: {\"errors\":[{\"message\":\"Not found\"}]})",
@@ -112,8 +114,10 @@ fn an_unknown_pair_passes_to_the_next_provider_and_unlisted_days_are_gaps() {
             "coingecko: no curated CoinGecko id for this asset",
         ]
     );
-    // A 4xx is never retried: one request per provider, none to CoinGecko.
+    // A 4xx is never retried: one request per provider (Kraken's pair list instead of a
+    // candle request), none to CoinGecko.
     assert_eq!(server.requests().len(), 6);
+    assert_eq!(server.requests()[0], "/0/public/AssetPairs");
 }
 
 #[test]
@@ -148,7 +152,7 @@ fn paging_follows_each_providers_limit() {
             providers: &[provider],
             overrides: &overrides,
         };
-        let outcome = fetch_asset(&mut client, &request, |_| {});
+        let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {});
         assert_eq!(outcome.series[0].closes.len(), 2500, "{provider}");
         assert!(outcome.gaps.is_empty(), "{provider}: {:?}", outcome.gaps);
         assert_eq!(server.count(prefix), expected, "{provider}");
@@ -177,7 +181,7 @@ fn kraken_serves_only_its_latest_720_candles_and_the_rest_goes_on_down_the_chain
         providers: &Provider::ALL,
         overrides: &overrides,
     };
-    let outcome = fetch_asset(&mut client, &request, |_| {});
+    let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {});
     assert_eq!(outcome.series.len(), 2);
     let kraken = &outcome.series[0];
     assert_eq!(kraken.provider, Provider::Kraken);
@@ -201,11 +205,18 @@ fn kraken_serves_only_its_latest_720_candles_and_the_rest_goes_on_down_the_chain
 fn a_malformed_body_is_refused_and_the_next_provider_asked() {
     let server = exchanges(
         "2024-03-01",
-        vec![(
-            Provider::Coinbase,
-            "ETH-EUR",
-            series("2024-01-01", "2024-03-01"),
-        )],
+        vec![
+            (
+                Provider::Kraken,
+                "ETHEUR",
+                series("2024-01-01", "2024-03-01"),
+            ),
+            (
+                Provider::Coinbase,
+                "ETH-EUR",
+                series("2024-01-01", "2024-03-01"),
+            ),
+        ],
         |path, _| {
             path.starts_with("/0/public/OHLC").then(|| {
                 Reply::json("{\"error\":[],\"result\":{\"XETHZEUR\":[[1704067200,\"2200.1\"")
@@ -223,7 +234,7 @@ fn a_malformed_body_is_refused_and_the_next_provider_asked() {
         providers: &Provider::ALL,
         overrides: &overrides,
     };
-    let outcome = fetch_asset(&mut client, &request, |_| {});
+    let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {});
     assert_eq!(outcome.series[0].provider, Provider::Coinbase);
     assert_eq!(outcome.series[0].closes.len(), 10);
     assert_eq!(outcome.bad_answers.len(), 1);
@@ -260,7 +271,9 @@ fn bad_prices_and_dates_outside_the_request_store_nothing_of_that_answer() {
             providers: &[Provider::Binance],
             overrides: &overrides,
         };
-        let outcome = fetch_asset(&mut client, &request, |_| panic!("nothing is stored"));
+        let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {
+            panic!("nothing is stored")
+        });
         assert!(outcome.series.is_empty());
         assert_eq!(outcome.bad_answers.len(), 1);
         assert_eq!(outcome.gaps[0].days, 2);
