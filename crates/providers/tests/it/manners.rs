@@ -270,3 +270,41 @@ fn pacing_spaces_requests_to_one_family() {
     assert_eq!(pause.slept(), Duration::from_millis(2_200));
     let _ = day("2024-01-01");
 }
+
+#[test]
+fn requests_go_through_the_https_proxy_unless_no_proxy_names_the_host() {
+    // The test server plays the proxy: ureq opens a tunnel to the provider's host (which does
+    // not resolve) through it, so what it receives names that host.
+    let config = |proxy: &Server, no_proxy: Option<&str>| {
+        let mut config = Config {
+            connect_timeout: Duration::from_millis(500),
+            read_timeout: Duration::from_millis(500),
+            proxy: Some(proxy.base().to_owned()),
+            no_proxy: no_proxy.map(str::to_owned),
+            ..Config::default()
+        };
+        config.set_base(Family::Coinbase, "http://provider.invalid");
+        config
+    };
+    let proxy = Server::start(Arc::new(|_: &str, _| Reply::json("[]")));
+    let pause = CountingPause::default();
+    let mut client = Client::new(config(&proxy, None), Box::new(pause.clone())).unwrap();
+    let _ = client.get(Family::Coinbase, "/products", None);
+    let seen = proxy.requests();
+    assert_eq!(
+        seen.first().map(String::as_str),
+        Some("provider.invalid:80"),
+        "{seen:?}"
+    );
+
+    let unused = Server::start(Arc::new(|_: &str, _| Reply::json("[]")));
+    let mut direct =
+        Client::new(config(&unused, Some("provider.invalid")), Box::new(pause)).unwrap();
+    let error = direct.get(Family::Coinbase, "/products", None).unwrap_err();
+    assert!(matches!(error, NetError::Unreachable { .. }), "{error:?}");
+    assert_eq!(
+        unused.requests(),
+        Vec::<String>::new(),
+        "NO_PROXY bypasses the proxy"
+    );
+}
