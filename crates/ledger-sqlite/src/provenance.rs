@@ -34,6 +34,11 @@ fn asset(symbol: &str) -> PortResult<Asset> {
     Asset::new(symbol).map_err(|e| corrupt("asset symbol", e))
 }
 
+/// The series rows of a year range, with their asset and quote symbols.
+const SELECT_SERIES: &str = "SELECT a.symbol, q.symbol, s.closes FROM price_series s \
+     JOIN assets a ON a.id = s.asset_id JOIN assets q ON q.id = s.quote_id \
+     WHERE s.year BETWEEN ?1 AND ?2";
+
 fn price_sources(
     conn: &Connection,
     assets: Option<&[Asset]>,
@@ -41,40 +46,26 @@ fn price_sources(
     to: Date,
 ) -> PortResult<Vec<PriceSource>> {
     let (first, last) = (day_of(from), day_of(to));
-    let mut statement = conn
-        .prepare(
-            "SELECT a.symbol, q.symbol, s.closes FROM price_series s \
-             JOIN assets a ON a.id = s.asset_id JOIN assets q ON q.id = s.quote_id \
-             WHERE s.year BETWEEN ?1 AND ?2",
-        )
-        .map_err(map_err)?;
-    let mut rows = statement
-        .query((year_of(first), year_of(last)))
-        .map_err(map_err)?;
+    let years = (year_of(first), year_of(last));
     let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(map_err)? {
-        let symbol = text_col(row.get_ref(0).map_err(map_err)?, "asset")?;
-        let a = asset(&symbol)?;
-        if assets.is_some_and(|wanted| !wanted.contains(&a)) {
-            continue;
-        }
-        let quote = asset(&text_col(row.get_ref(1).map_err(map_err)?, "quote")?)?;
-        let blob: Vec<u8> = row.get(2).map_err(map_err)?;
-        check_len(&blob)?;
-        for entry in blob.chunks_exact(ENTRY) {
-            let day = i64::from(entry_day(entry));
-            if day < first || day > last {
-                continue;
+    if let Some(assets) = assets {
+        // One asset at a time: a sync plans one asset per call.
+        let mut statement = conn
+            .prepare_cached(&format!("{SELECT_SERIES} AND a.symbol = ?3"))
+            .map_err(map_err)?;
+        for asset in assets {
+            let mut rows = statement
+                .query((years.0, years.1, asset.as_str()))
+                .map_err(map_err)?;
+            while let Some(row) = rows.next().map_err(map_err)? {
+                decode(row, (first, last), &mut out)?;
             }
-            out.push(PriceSource {
-                row: PriceRow {
-                    asset: a,
-                    date: date_of(day)?,
-                    close: entry_close(entry),
-                    currency: quote,
-                },
-                import_id: i64::from(entry_import(entry)),
-            });
+        }
+    } else {
+        let mut statement = conn.prepare_cached(SELECT_SERIES).map_err(map_err)?;
+        let mut rows = statement.query(years).map_err(map_err)?;
+        while let Some(row) = rows.next().map_err(map_err)? {
+            decode(row, (first, last), &mut out)?;
         }
     }
     out.sort_by(|x, y| {
@@ -85,6 +76,34 @@ fn price_sources(
         ))
     });
     Ok(out)
+}
+
+/// The entries of one series row inside `days`.
+fn decode(
+    row: &rusqlite::Row<'_>,
+    (first, last): (i64, i64),
+    out: &mut Vec<PriceSource>,
+) -> PortResult<()> {
+    let a = asset(&text_col(row.get_ref(0).map_err(map_err)?, "asset")?)?;
+    let quote = asset(&text_col(row.get_ref(1).map_err(map_err)?, "quote")?)?;
+    let blob: Vec<u8> = row.get(2).map_err(map_err)?;
+    check_len(&blob)?;
+    for entry in blob.chunks_exact(ENTRY) {
+        let day = i64::from(entry_day(entry));
+        if day < first || day > last {
+            continue;
+        }
+        out.push(PriceSource {
+            row: PriceRow {
+                asset: a,
+                date: date_of(day)?,
+                close: entry_close(entry),
+                currency: quote,
+            },
+            import_id: i64::from(entry_import(entry)),
+        });
+    }
+    Ok(())
 }
 
 fn rate_sources(
@@ -146,3 +165,6 @@ impl SqliteLedger {
         rate_sources(&self.conn, currency, from, to)
     }
 }
+
+#[cfg(test)]
+mod tests;
