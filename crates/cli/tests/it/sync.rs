@@ -637,3 +637,31 @@ fn a_corrupt_ecb_zip_or_a_wrong_content_type_is_named_and_nothing_is_stored() {
         assert_eq!(rates["rates"], serde_json::json!([]));
     }
 }
+
+#[test]
+fn a_usdt_market_is_stored_as_a_usd_close_that_says_so() {
+    let (_dir, ledger) =
+        ledger_with("2024-11-20T10:00:00Z,BUY,Kraken,OLDCOIN,10,EUR,100,,,,,o-1,,\n");
+    let mut markets = BTreeMap::new();
+    markets.insert(
+        (Provider::BinanceUsdt, "OLDCOINUSDT".to_owned()),
+        series("2024-01-01", "2024-12-01", 5),
+    );
+    let server = Server::start(
+        Exchanges {
+            series: markets,
+            today: day("2024-12-01"),
+            fallback: Box::new(|_, _| None),
+        }
+        .into_handler(),
+    );
+    let output = sync(&ledger, server.base(), &["prices", "sync"]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let stored = json(&at_now(&ledger, &["--json", "prices", "list"]));
+    let list = stored["prices"].as_array().unwrap();
+    assert_eq!(list.len(), 11, "2024-11-20 to 2024-11-30");
+    assert_eq!(list[0]["currency"], "USD");
+    assert_eq!(list[0]["close"], "329.25");
+    assert_eq!(list[0]["provider"], "binance-usdt");
+    assert_eq!(list[0]["market"], "OLDCOINUSDT (USDT taken as USD)");
+}
