@@ -204,6 +204,12 @@ pub fn kraken_throttled(body: &[u8]) -> bool {
     body.windows(needle.len()).any(|w| w == needle)
 }
 
+/// Whether a Bitstamp body is its rate-limit error (`response_code` `400.002`, reference §8).
+pub fn bitstamp_throttled(body: &[u8]) -> bool {
+    let needle = b"400.002";
+    body.windows(needle.len()).any(|w| w == needle)
+}
+
 /// A 4xx other than 429: the provider refuses the market (unknown pair, bad request).
 fn refused(answer: &Answer<'_>) -> Option<Parsed> {
     (400..500)

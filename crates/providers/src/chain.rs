@@ -274,8 +274,11 @@ fn ask(
         requests: Vec::new(),
         closes: Vec::new(),
     };
-    let throttle =
-        (provider == Provider::Kraken).then_some(answers::kraken_throttled as fn(&[u8]) -> bool);
+    let throttle: Option<fn(&[u8]) -> bool> = match provider {
+        Provider::Kraken => Some(answers::kraken_throttled),
+        Provider::Bitstamp => Some(answers::bitstamp_throttled),
+        _ => None,
+    };
     for (from, to) in pages(&wanted, page_days) {
         let request_path = path(provider, &market, from, to);
         series.requests.push(request_path.clone());

@@ -193,7 +193,8 @@ impl Client {
     }
 
     /// `GET base(family) + path_and_query`. Network errors and 5xx are retried twice (1 s, then
-    /// 2 s); HTTP 429, and a 200 whose body `throttled_in_body` recognises, are waited out
+    /// 2 s); HTTP 429, and an answer whose body `throttled_in_body` recognises (Kraken's 200,
+    /// Bitstamp's `400.002`), are waited out
     /// (`Retry-After` capped, else 2, 4, 8… s); any other status comes back as is. A family
     /// that fails here is not asked again in the run.
     pub fn get(
@@ -218,7 +219,7 @@ impl Client {
                     self.throttle_wait(family, &host, &mut throttles, response.retry_after)?
                 }
                 Ok(response)
-                    if response.status == 200
+                    if response.status < 500
                         && throttled_in_body.is_some_and(|f| f(&response.response.body)) =>
                 {
                     self.throttle_wait(family, &host, &mut throttles, None)?

@@ -308,3 +308,61 @@ fn requests_go_through_the_https_proxy_unless_no_proxy_names_the_host() {
         "NO_PROXY bypasses the proxy"
     );
 }
+
+#[test]
+fn bitvavo_and_bitstamp_throttles_are_waited_out() {
+    let server = exchanges(
+        "2024-03-01",
+        vec![
+            (
+                Provider::Bitvavo,
+                "ADA-EUR",
+                series("2024-01-01", "2024-03-01"),
+            ),
+            (
+                Provider::Bitstamp,
+                "adaeur",
+                series("2024-01-01", "2024-03-01"),
+            ),
+        ],
+        |path, seen| {
+            if path.starts_with("/v2/") && seen == 0 {
+                // Bitvavo: HTTP 429 with error 105 (docs.bitvavo.com rate limits).
+                return Some(Reply::status_json(
+                    429,
+                    "{\"errorCode\":105,\"error\":\"Your IP or API key has been banned for not respecting the rate limit. The ban expires at 1727000000000.\"}",
+                ));
+            }
+            if path.starts_with("/api/v2/ohlc/") && seen == 0 {
+                // Bitstamp: `response_code` 400.002 (reference §8).
+                return Some(Reply::status_json(
+                    400,
+                    "{\"status\":\"error\",\"reason\":\"Rate limit exceeded\",\"response_code\":\"400.002\"}",
+                ));
+            }
+            None
+        },
+    );
+    let pause = CountingPause::default();
+    let mut client = client_for(&server, &pause);
+    let overrides = Overrides::new();
+    for provider in [Provider::Bitvavo, Provider::Bitstamp] {
+        let missing = days("2024-02-01", "2024-02-02");
+        let request = AssetRequest {
+            asset: "ADA",
+            missing: &missing,
+            today: d("2024-03-01"),
+            providers: &[provider],
+            overrides: &overrides,
+        };
+        let outcome = fetch_asset(&mut client, &mut Catalog::default(), &request, |_| {});
+        assert_eq!(outcome.series[0].closes.len(), 2, "{provider}");
+    }
+    assert_eq!(
+        client.waits(),
+        &[
+            (Family::Bitvavo, Duration::from_secs(2)),
+            (Family::Bitstamp, Duration::from_secs(2))
+        ]
+    );
+}
