@@ -19,6 +19,7 @@ mod output;
 mod report;
 mod reports;
 mod session;
+mod sync;
 mod table;
 mod tools;
 mod writer_lock;
@@ -75,6 +76,9 @@ enum Command {
     )]
     Import(import::ImportArgs),
     /// ECB reference rates.
+    #[command(after_help = "Example:\n  cartera sync\n  cartera sync --dry-run\n  \
+                            cartera sync --provider kraken --provider coingecko")]
+    Sync(sync::SyncArgs),
     #[command(subcommand)]
     Rates(RatesCommand),
     /// Daily crypto prices.
@@ -172,6 +176,10 @@ enum RatesCommand {
     /// Import ECB euro reference rates (eurofxref-hist.csv, eurofxref.csv, or either as ZIP).
     #[command(after_help = "Example:\n  cartera rates import eurofxref-hist.zip")]
     Import(market::RatesArgs),
+    #[command(after_help = "Example:\n  cartera rates sync\n  cartera rates sync --dry-run")]
+    Sync(sync::RatesSyncArgs),
+    #[command(after_help = "Example:\n  cartera rates list --currency USD --from 2024-01-01")]
+    List(sync::RatesListArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -180,6 +188,11 @@ enum PricesCommand {
     #[command(after_help = "Example:\n  cartera prices import prices.csv\n  \
                             cartera prices import btc.csv --format series --symbol BTC --currency EUR")]
     Import(market::PricesArgs),
+    #[command(after_help = "Example:\n  cartera prices sync\n  \
+                            cartera prices sync --asset BTC --from 2024-01-01 --dry-run")]
+    Sync(sync::PricesSyncArgs),
+    #[command(after_help = "Example:\n  cartera prices list --asset BTC --from 2024-12-01 --json")]
+    List(sync::PricesListArgs),
 }
 
 /// What a command reports back to `main`.
@@ -257,6 +270,11 @@ fn run(ledger: Option<&std::path::Path>, json: bool, command: Command) -> anyhow
         Command::Tools(command) => tools::run(ledger, json, &command),
         Command::Rates(RatesCommand::Import(args)) => market::run_rates(ledger, json, &args),
         Command::Prices(PricesCommand::Import(args)) => market::run_prices(ledger, json, &args),
+        Command::Sync(args) => sync::run_sync(ledger, json, &args),
+        Command::Rates(RatesCommand::Sync(args)) => sync::run_rates_sync(ledger, json, &args),
+        Command::Rates(RatesCommand::List(args)) => sync::run_rates_list(ledger, json, &args),
+        Command::Prices(PricesCommand::Sync(args)) => sync::run_prices_sync(ledger, json, &args),
+        Command::Prices(PricesCommand::List(args)) => sync::run_prices_list(ledger, json, &args),
         Command::Bench(command) => bench::run(ledger, json, &command),
         Command::Ask(args) => ask::run_ask(ledger, json, &args),
         Command::Chat(args) => ask::run_chat(ledger, &args),

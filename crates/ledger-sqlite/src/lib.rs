@@ -11,10 +11,13 @@
 mod codec;
 mod error;
 mod open;
+mod provenance;
 mod read;
 mod schema;
 mod series;
 mod write;
+
+pub use provenance::{PriceSource, RateSource};
 
 use std::path::Path;
 

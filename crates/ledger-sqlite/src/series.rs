@@ -61,7 +61,6 @@ pub(crate) fn entry_close(bytes: &[u8]) -> Decimal {
 
 /// The import log id of entry `bytes` (exactly [`ENTRY`] bytes long). No read asks for it
 /// yet (only the latest close's provenance is reported); tests check it is kept.
-#[cfg(test)]
 pub(crate) fn entry_import(bytes: &[u8]) -> u32 {
     let mut import = [0u8; 4];
     if let Some(tail) = bytes.get(20..ENTRY) {

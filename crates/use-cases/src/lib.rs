@@ -17,6 +17,7 @@ pub mod error;
 pub mod ports;
 pub mod queries;
 pub mod sampling;
+pub mod sync;
 
 #[cfg(test)]
 pub(crate) mod fake;

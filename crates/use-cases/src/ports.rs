@@ -210,6 +210,8 @@ pub enum SettingKey {
     LlmEndpoint,
     /// `llm.model`: the model name of `cartera ask` and `cartera chat`.
     LlmModel,
+    /// `prices.provider_markets`: the user's market per asset and price provider (`cartera sync`).
+    PricesProviderMarkets,
 }
 
 impl SettingKey {
@@ -225,6 +227,7 @@ impl SettingKey {
         Self::Modelo721LastFiled,
         Self::LlmEndpoint,
         Self::LlmModel,
+        Self::PricesProviderMarkets,
     ];
 
     /// The key as users write it.
@@ -240,6 +243,7 @@ impl SettingKey {
             Self::Modelo721LastFiled => "modelo_721.last_filed",
             Self::LlmEndpoint => "llm.endpoint",
             Self::LlmModel => "llm.model",
+            Self::PricesProviderMarkets => "prices.provider_markets",
         }
     }
 

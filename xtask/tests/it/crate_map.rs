@@ -16,6 +16,8 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
         &["use-cases", "core-domain", "shared-types"],
     ),
     ("importers", &["core-domain", "shared-types"]),
+    // The network adapter of `cartera sync`: bytes in, closes out; the cli stores them.
+    ("providers", &[]),
     ("ai-tools", &["use-cases", "shared-types"]),
     ("mcp", &["ai-tools", "shared-types"]),
     ("advisor", &["ai-tools", "shared-types"]),
@@ -27,6 +29,7 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
             "use-cases",
             "ledger-sqlite",
             "importers",
+            "providers",
             "ai-tools",
             "mcp",
             "advisor",
@@ -43,7 +46,7 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
 const DEV_ONLY_EDGES: &[(&str, &[&str])] = &[];
 
 /// Adapters implement ports; they are never depended on by the layers that define the ports.
-const ADAPTERS: &[&str] = &["ledger-sqlite", "importers"];
+const ADAPTERS: &[&str] = &["ledger-sqlite", "importers", "providers"];
 const PORT_LAYERS: &[&str] = &["core-domain", "use-cases"];
 
 /// External crates that only some workspace packages may name directly (any dependency kind),
@@ -61,6 +64,7 @@ const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
             "use-cases",
             "ledger-sqlite",
             "importers",
+            "providers",
             "cli",
         ],
         "amounts cross shared-types, ai-tools and mcp as decimal strings, never as Decimal",
@@ -72,6 +76,7 @@ const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
             "use-cases",
             "ledger-sqlite",
             "importers",
+            "providers",
             "ai-tools",
             "mcp",
             "advisor",

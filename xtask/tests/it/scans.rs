@@ -562,3 +562,49 @@ mod checker {
         assert!(!sets_lint(text, "clippy::panic", HARD_LEVELS));
     }
 }
+
+/// The crates that may open network connections. Nothing else does: `demo`, the reports, the
+/// tools and the MCP server stay offline. `providers` serves the explicit sync commands;
+/// `advisor` talks to the model server the user named for `cartera ask` and `chat`.
+const NETWORK_CRATES: &[&str] = &["providers", "advisor"];
+/// Files outside those crates that may name the HTTP client: the cli's sync commands.
+const NETWORK_FILES: &[&str] = &["crates/cli/src/sync.rs"];
+
+#[test]
+fn only_the_sync_adapter_opens_connections() {
+    let needles = [Word("ureq"), Text("TcpStream::connect"), Text("UdpSocket")];
+    let mut violations = Vec::new();
+    let crates_dir = root().join("crates");
+    let Ok(entries) = std::fs::read_dir(&crates_dir) else {
+        panic!("cannot list {}", crates_dir.display());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if NETWORK_CRATES.contains(&name.as_str()) {
+            continue;
+        }
+        for file in crate_files(&name, "src") {
+            let shown = relative(&file);
+            if NETWORK_FILES.contains(&shown.as_str()) {
+                continue;
+            }
+            for (index, line) in read(&file).lines().enumerate() {
+                let code = code_part(line);
+                for needle in needles {
+                    if needle.found_in(code) {
+                        violations.push(format!(
+                            "{shown}:{}: `{}` (only `providers` and the cli's sync module open connections)",
+                            index + 1,
+                            needle.shown()
+                        ));
+                    }
+                }
+            }
+        }
+        let manifest = read(&entry.path().join("Cargo.toml"));
+        if manifest.lines().any(|l| l.trim_start().starts_with("ureq")) {
+            violations.push(format!("crates/{name}/Cargo.toml: depends on ureq"));
+        }
+    }
+    assert_clean("network access outside the sync adapter", &violations);
+}

@@ -21,5 +21,6 @@ mod reliability;
 mod reports;
 mod storage;
 mod support;
+mod sync;
 mod tools;
 mod views;

@@ -2,7 +2,7 @@
 //! `irpf.md` §1). A value that breaks its rule is [`UseCaseError::InvalidSetting`] naming the
 //! rule, both when it is set and when a stored value is read.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use core_domain::analytics::DisplayCurrency;
 use core_domain::irpf::{CarryKind, DeclaredCarryForward, IrpfSettings, Modelo721Filed};
@@ -84,6 +84,58 @@ pub enum SettingValue {
     Modelo721LastFiled(Option<Modelo721Filed>),
     /// `llm.endpoint` or `llm.model`: text the advisor reads; no use case does.
     Text(String),
+    /// `prices.provider_markets`: (asset, provider) → market; an empty market turns the
+    /// provider off for the asset.
+    ProviderMarkets(BTreeMap<(Asset, String), String>),
+}
+
+/// The price providers of `cartera sync` a `prices.provider_markets` entry may name (the cli
+/// checks that this list is the `providers` crate's).
+pub const PRICE_PROVIDERS: &[&str] = &[
+    "kraken",
+    "coinbase",
+    "bitvavo",
+    "binance",
+    "bitstamp",
+    "binance-usdt",
+    "coingecko",
+];
+
+/// `{"ASSET": {"provider": "market", …}, …}`.
+fn provider_markets(key: SettingKey, value: &Value) -> UseCaseResult<SettingValue> {
+    let shape = "must be an object {\"ASSET\": {\"provider\": \"market\"}}";
+    let assets = value.as_object().ok_or_else(|| invalid(key, shape))?;
+    let mut out = BTreeMap::new();
+    for (symbol_text, markets) in assets {
+        let asset = symbol(key, &Value::String(symbol_text.clone()))?;
+        let markets = markets.as_object().ok_or_else(|| invalid(key, shape))?;
+        for (provider, market) in markets {
+            let provider = provider.trim().to_ascii_lowercase();
+            if !PRICE_PROVIDERS.contains(&provider.as_str()) {
+                return Err(invalid(
+                    key,
+                    format!(
+                        "{provider:?} is not a price provider ({})",
+                        PRICE_PROVIDERS.join(", ")
+                    ),
+                ));
+            }
+            let market = market.as_str().ok_or_else(|| {
+                invalid(
+                    key,
+                    format!("the {provider} market of {asset} must be a string"),
+                )
+            })?;
+            if market.len() > 64 || market.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                return Err(invalid(
+                    key,
+                    format!("{market:?} is not a market name (no spaces, at most 64 characters)"),
+                ));
+            }
+            out.insert((asset, provider), market.to_owned());
+        }
+    }
+    Ok(SettingValue::ProviderMarkets(out))
 }
 
 /// Parses and validates the JSON text of `key` (the rules of `irpf.md` §1 that do not need the
@@ -217,6 +269,7 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
                 .ok_or_else(|| invalid(key, "must be a model name string such as \"qwen3:8b\""))?;
             SettingValue::Text(name.to_owned())
         }
+        SettingKey::PricesProviderMarkets => provider_markets(key, &value)?,
         SettingKey::Modelo721LastFiled => {
             if value.is_null() {
                 SettingValue::Modelo721LastFiled(None)
@@ -277,6 +330,18 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
             serde_json::json!({"total": num::fiat(f.total), "year": f.year})
         }
         SettingValue::Text(text) => Value::String(text),
+        SettingValue::ProviderMarkets(markets) => {
+            let mut object = serde_json::Map::new();
+            for ((asset, provider), market) in markets {
+                let entry = object
+                    .entry(asset.as_str().to_owned())
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                if let Value::Object(by_provider) = entry {
+                    by_provider.insert(provider, Value::String(market));
+                }
+            }
+            Value::Object(object)
+        }
     };
     Ok(json.to_string())
 }
@@ -288,10 +353,23 @@ pub fn default_text(key: SettingKey) -> &'static str {
         SettingKey::DisplayCurrency => "\"EUR\"",
         SettingKey::IrpfStartYear => "year of the earliest row",
         SettingKey::IrpfDeclaredCarryForwards | SettingKey::IrpfNonCurrencyVirtualAssets => "[]",
-        SettingKey::IrpfGeneralAbsorption => "{}",
+        SettingKey::IrpfGeneralAbsorption | SettingKey::PricesProviderMarkets => "{}",
         SettingKey::IrpfArt335Warnings => "false",
         SettingKey::Modelo721LastFiled => "null",
         SettingKey::LlmEndpoint | SettingKey::LlmModel => "unset",
+    }
+}
+
+/// The stored `prices.provider_markets`, decoded (empty when unset).
+pub fn provider_markets_of(
+    store: &dyn SettingsStore,
+) -> UseCaseResult<BTreeMap<(Asset, String), String>> {
+    match store.setting(SettingKey::PricesProviderMarkets)? {
+        None => Ok(BTreeMap::new()),
+        Some(text) => match parse_value(SettingKey::PricesProviderMarkets, &text)? {
+            SettingValue::ProviderMarkets(markets) => Ok(markets),
+            _ => Ok(BTreeMap::new()),
+        },
     }
 }
 
@@ -310,8 +388,9 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
                 settings.irpf.non_currency_virtual_assets = s;
             }
             SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
-            // Read by the advisor (`cartera ask`), not by any figure.
-            SettingValue::Text(_) => {}
+            // Read by the advisor (`cartera ask`) and by `cartera sync` (`provider_markets_of`),
+            // not by any figure.
+            SettingValue::Text(_) | SettingValue::ProviderMarkets(_) => {}
         }
     }
     settings.irpf.fiscal_timezone = settings.fiscal_timezone;
