@@ -113,17 +113,29 @@ pub enum Profile {
     Coinbase,
     /// The generic cartera CSV.
     Generic,
+    /// Crypto.com App transaction history.
+    CryptocomApp,
+    /// Revolut crypto account statement.
+    RevolutCrypto,
+    /// Bit2Me movements workbook.
+    Bit2me,
+    /// Bitunix transaction export.
+    Bitunix,
 }
 
 impl Profile {
     /// Every profile, in alphabetical order of their ids.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 10] = [
         Self::BinanceStatement,
+        Self::Bit2me,
+        Self::Bitunix,
         Self::Bitvavo,
         Self::Coinbase,
+        Self::CryptocomApp,
         Self::Generic,
         Self::KrakenFutures,
         Self::KrakenLedgers,
+        Self::RevolutCrypto,
     ];
 
     /// The profile id used by `--format`.
@@ -135,6 +147,10 @@ impl Profile {
             Self::BinanceStatement => "binance-statement",
             Self::Coinbase => "coinbase",
             Self::Generic => "generic",
+            Self::CryptocomApp => "cryptocom-app",
+            Self::RevolutCrypto => "revolut-crypto",
+            Self::Bit2me => "bit2me",
+            Self::Bitunix => "bitunix",
         }
     }
 
@@ -150,6 +166,10 @@ impl Profile {
             Self::Bitvavo => Some("Bitvavo"),
             Self::BinanceStatement => Some("Binance"),
             Self::Coinbase => Some("Coinbase"),
+            Self::CryptocomApp => Some("Crypto.com"),
+            Self::RevolutCrypto => Some("Revolut"),
+            Self::Bit2me => Some("Bit2Me"),
+            Self::Bitunix => Some("Bitunix"),
             Self::Generic => None,
         }
     }

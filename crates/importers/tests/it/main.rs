@@ -8,14 +8,18 @@
 #![allow(clippy::print_stdout)]
 
 mod binance;
+mod bit2me;
+mod bitunix;
 mod bitvavo;
 mod coinbase;
+mod cryptocom;
 mod detection;
 mod futures;
 mod generic;
 mod kraken;
 mod properties;
 mod rates_prices;
+mod revolut;
 mod snapshots;
 mod streaming;
 

@@ -1,0 +1,149 @@
+//! The further exchanges' exports (issue 22) imported end to end through the binary: the
+//! stored transactions of each fixture, and a second import that adds nothing.
+
+use std::path::Path;
+
+use crate::support::{counts, example, run, stderr, stdout, stored_rows};
+
+/// The stored rows with every 64-hex group id (an identity) written `<identity>`.
+fn rows(ledger: &Path) -> Vec<String> {
+    stored_rows(ledger)
+        .into_iter()
+        .map(|row| match row.split_once("group=") {
+            Some((head, group))
+                if group.len() == 64 && group.bytes().all(|b| b.is_ascii_hexdigit()) =>
+            {
+                format!("{head}group=<identity>")
+            }
+            _ => row,
+        })
+        .collect()
+}
+
+/// Imports `file` (with `extra` options) into a fresh ledger, checks the report's format line
+/// and the stored rows, then imports it again and checks nothing was added.
+fn import_twice(file: &str, extra: &[&str], format: &str, expected: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let path = example(file);
+    let mut args = vec!["import", path.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = run(&ledger, &args);
+    assert!(output.status.success(), "{file}: {}", stderr(&output));
+    let report = stdout(&output);
+    assert!(
+        report.contains(&format!("  format        {format}\n")),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!(
+            "  added         {} transactions\n",
+            expected.len()
+        )),
+        "{report}"
+    );
+    assert_eq!(rows(&ledger), expected, "{file}");
+    let before = counts(&ledger);
+    let again = run(&ledger, &args);
+    assert!(again.status.success(), "{file}: {}", stderr(&again));
+    let report = stdout(&again);
+    assert!(
+        report.contains(&format!(
+            "  added         0 transactions\n  duplicates    {}\n",
+            expected.len()
+        )),
+        "{report}"
+    );
+    assert_eq!(counts(&ledger), before);
+}
+
+#[test]
+fn cryptocom_app_export_imports_its_transactions_once() {
+    import_twice(
+        "cryptocom-app/cryptocom-2025.csv",
+        &[],
+        "cryptocom-app, layout v2 (detected)",
+        &[
+            "1 Crypto.com 2025-01-05T16:20:41Z TRANSFER_IN in=0.05 ETH out= fee= value= group=",
+            "2 Crypto.com 2025-01-15T09:30:00Z BUY in=0.005 BTC out=450 EUR fee= value= group=",
+            "3 Crypto.com 2025-01-20T10:00:00Z BUY in=0.0331 ETH out=100 EUR fee= value= group=",
+            "4 Crypto.com 2025-02-01T08:15:00Z SWAP in=0.0312 ETH out=0.001 BTC fee= value=90 EUR group=",
+            "5 Crypto.com 2025-02-10T11:30:00Z SWAP in=9.1 CRO out=1.2 ADA fee= value= group=",
+            "6 Crypto.com 2025-02-15T12:00:00Z TRANSFER_OUT in= out=0.001 BTC fee= value= group=<identity>",
+            "7 Crypto.com:earn 2025-02-15T12:00:00Z TRANSFER_IN in=0.001 BTC out= fee= value= group=<identity>",
+            "8 Crypto.com 2025-03-01T00:05:00Z REWARD in=0.0000125 BTC out= fee= value=1.05 EUR group=",
+            "9 Crypto.com 2025-03-10T09:00:00Z PROMOTION in=12.5 CRO out= fee= value=1.1 EUR group=",
+            "10 Crypto.com 2025-03-20T18:00:00Z TRANSFER_OUT in= out=0.002 BTC fee= value= group=",
+        ],
+    );
+}
+
+#[test]
+fn revolut_crypto_statement_imports_its_transactions_once() {
+    import_twice(
+        "revolut-crypto/revolut-crypto.csv",
+        &["--timezone", "Europe/Madrid"],
+        "revolut-crypto (detected)",
+        &[
+            "1 Revolut 2024-06-12T14:16:32Z BUY in=0.01713112 BTC out=100 EUR fee=1.49 EUR value= group=",
+            "2 Revolut 2025-02-02T10:03:12Z BUY in=0.12 ETH out=300 EUR fee=4.48 EUR value= group=",
+            "3 Revolut 2025-02-02T10:05:00Z TRANSFER_OUT in= out=0.1 ETH fee=0 EUR value= group=<identity>",
+            "4 Revolut:staking 2025-02-02T10:05:00Z TRANSFER_IN in=0.1 ETH out= fee= value= group=<identity>",
+            "5 Revolut 2025-03-14T23:23:31Z STAKING in=0.00002061 ETH out= fee= value= group=",
+            "6 Revolut 2025-04-01T07:00:00Z PROMOTION in=1.5 DOT out= fee=0 EUR value=6.15 EUR group=",
+            "7 Revolut 2025-05-04T09:12:00Z SELL in=450 EUR out=0.005 BTC fee=0.41 EUR value= group=",
+            "8 Revolut 2025-05-20T17:28:14Z SPEND in= out=0.0005 BTC fee=0 EUR value=46 EUR group=",
+            "9 Revolut 2025-06-01T06:00:00Z TRANSFER_OUT in= out=0.002 BTC fee=0 EUR value= group=",
+            "10 Revolut 2025-06-02T07:19:04Z DEPOSIT in=8 EUR out= fee=0 EUR value= group=",
+        ],
+    );
+}
+
+#[test]
+fn bit2me_workbook_imports_its_transactions_once() {
+    import_twice(
+        "bit2me/bit2me-2025.xlsx",
+        &["--timezone", "Europe/Madrid"],
+        "bit2me (detected)",
+        &[
+            "1 Bit2Me 2025-01-01T10:32:00Z STAKING in=0.2229808 B2M out= fee=0 EUR value= group=",
+            "2 Bit2Me 2025-01-13T15:24:00Z DEPOSIT in=100 EUR out= fee=0 EUR value= group=",
+            "3 Bit2Me 2025-01-19T21:49:00Z BUY in=1933.38784147 JASMY out=50 EUR fee=9.57098884 JASMY value= group=",
+            "4 Bit2Me 2025-01-30T13:52:00Z TRANSFER_OUT in= out=1.536429 HBAR fee=0.7 HBAR value= group=",
+            "5 Bit2Me 2025-01-30T14:37:00Z BUY in=0.00149693 BNB out=0.9905 EUR fee=0.0095 EUR value= group=",
+            "6 Bit2Me 2025-01-30T15:42:00Z TRANSFER_IN in=57.05766322 USDC out= fee=0 EUR value= group=",
+            "7 Bit2Me 2025-03-21T08:43:00Z SWAP in=0.0084939 USDC out=0.0084939 USDT fee=0 USDT value= group=",
+            "8 Bit2Me 2025-04-20T07:01:00Z AIRDROP in=1778.08180605 B2M out= fee=0 EUR value= group=",
+        ],
+    );
+}
+
+#[test]
+fn bit2me_workbook_without_time_zone_is_rejected_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let path = example("bit2me/bit2me-2025.xlsx");
+    let output = run(&ledger, &["import", path.to_str().unwrap()]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains(
+            "bit2me-2025.xlsx:1:11: error[timezone-required] column \"Fecha\": these timestamps carry no time zone; pass --timezone"
+        ),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn bitunix_export_imports_its_transactions_once() {
+    import_twice(
+        "bitunix/bitunix-2025.csv",
+        &[],
+        "bitunix (detected)",
+        &[
+            "1 Bitunix 2025-12-13T12:07:06Z TRANSFER_IN in=4.5 ADA out= fee= value= group=",
+            "2 Bitunix 2025-12-13T12:18:14Z TRANSFER_IN in=543.344684 ADA out= fee= value= group=",
+            "3 Bitunix 2025-12-13T22:03:31Z TRANSFER_OUT in= out=546.844684 ADA fee=1 ADA value= group=",
+        ],
+    );
+}
