@@ -121,11 +121,15 @@ pub enum Profile {
     Bit2me,
     /// Bitunix transaction export.
     Bitunix,
+    /// KuCoin fills, deposits and withdrawals.
+    Kucoin,
+    /// OKX trading and funding account histories.
+    Okx,
 }
 
 impl Profile {
     /// Every profile, in alphabetical order of their ids.
-    pub const ALL: [Self; 10] = [
+    pub const ALL: [Self; 12] = [
         Self::BinanceStatement,
         Self::Bit2me,
         Self::Bitunix,
@@ -135,6 +139,8 @@ impl Profile {
         Self::Generic,
         Self::KrakenFutures,
         Self::KrakenLedgers,
+        Self::Kucoin,
+        Self::Okx,
         Self::RevolutCrypto,
     ];
 
@@ -151,6 +157,8 @@ impl Profile {
             Self::RevolutCrypto => "revolut-crypto",
             Self::Bit2me => "bit2me",
             Self::Bitunix => "bitunix",
+            Self::Kucoin => "kucoin",
+            Self::Okx => "okx",
         }
     }
 
@@ -170,6 +178,8 @@ impl Profile {
             Self::RevolutCrypto => Some("Revolut"),
             Self::Bit2me => Some("Bit2Me"),
             Self::Bitunix => Some("Bitunix"),
+            Self::Kucoin => Some("KuCoin"),
+            Self::Okx => Some("OKX"),
             Self::Generic => None,
         }
     }

@@ -183,7 +183,9 @@ fn def(profile: Profile) -> &'static Def {
 }
 
 fn has(cells: &[String], name: &str) -> bool {
-    cells.iter().any(|c| c.eq_ignore_ascii_case(name))
+    cells
+        .iter()
+        .any(|c| crate::profiles::extra::header_matches(c, name))
 }
 
 /// `Some(Ok(layout))` when the profile matches with one layout, `Some(Err(()))` when it
@@ -483,6 +485,8 @@ pub(crate) struct Ctx {
     pub(crate) rows_read: u64,
     /// Set by a streaming sink that needs no more rows (the file turned out unsorted).
     pub(crate) stop: bool,
+    /// The cells of the records before the header (OKX states its zone there).
+    pub(crate) preamble: Vec<Vec<String>>,
 }
 
 impl Ctx {
@@ -1257,6 +1261,12 @@ fn start_records<'a>(
             return Start::Done(result, Some(records));
         }
     };
+    let preamble = peeked
+        .get(..index)
+        .unwrap_or_default()
+        .iter()
+        .map(|(_, cells)| cells.clone())
+        .collect();
     records.consume(index + 1);
     result.header_line = Some(header.line);
     result.header_cells.clone_from(&header.cells);
@@ -1281,6 +1291,7 @@ fn start_records<'a>(
         skipped: BTreeMap::new(),
         rows_read: 0,
         stop: false,
+        preamble,
     };
     Start::Rows {
         result,
@@ -1340,7 +1351,9 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         other @ (Profile::CryptocomApp
         | Profile::RevolutCrypto
         | Profile::Bit2me
-        | Profile::Bitunix) => crate::profiles::extra::read(
+        | Profile::Bitunix
+        | Profile::Kucoin
+        | Profile::Okx) => crate::profiles::extra::read(
             other,
             &mut ctx,
             &mut records,

@@ -10,4 +10,6 @@ pub(crate) mod extra;
 pub(crate) mod futures;
 pub(crate) mod generic;
 pub(crate) mod kraken;
+pub(crate) mod kucoin;
+pub(crate) mod okx;
 pub(crate) mod revolut;

@@ -147,3 +147,50 @@ fn bitunix_export_imports_its_transactions_once() {
         ],
     );
 }
+
+#[test]
+fn kucoin_files_import_their_transactions_once() {
+    import_twice(
+        "kucoin/kucoin-fills.csv",
+        &[],
+        "kucoin, layout fills (detected)",
+        &[
+            "1 KuCoin 2024-07-25T08:00:00Z SWAP in=0.01 BTC out=600 USDT fee=0.6 USDT value= group=",
+            "2 KuCoin 2024-07-26T16:30:15Z SELL in=1500 EUR out=0.5 ETH fee=1.5 EUR value= group=",
+            "3 KuCoin 2024-07-27T07:00:00Z SWAP in=5 KCS out=50 USDT fee=0.005 KCS value= group=",
+        ],
+    );
+    import_twice(
+        "kucoin/kucoin-withdrawals.csv",
+        &[],
+        "kucoin, layout withdrawals (detected)",
+        &[
+            "1 KuCoin 2024-08-01T10:00:00Z TRANSFER_OUT in= out=0.005 BTC fee=0.0005 BTC value= group=",
+        ],
+    );
+}
+
+#[test]
+fn okx_histories_import_their_transactions_once() {
+    import_twice(
+        "okx/okx-trading.csv",
+        &[],
+        "okx, layout trading (detected)",
+        &[
+            "1 OKX:trading 2025-11-29T02:00:00Z TRANSFER_IN in=1500 USDT out= fee= value= group=",
+            "2 OKX:trading 2025-11-29T03:00:00Z SWAP in=0.5 ETH out=1500 USDT fee=0.0005 ETH value= group=",
+            "3 OKX:trading 2025-11-29T03:30:00Z TRANSFER_OUT in= out=0.4995 ETH fee= value= group=",
+            "4 OKX:trading 2025-11-29T04:00:00Z SELL in=900 EUR out=0.01 BTC fee=0.9 EUR value= group=",
+        ],
+    );
+    import_twice(
+        "okx/okx-funding.csv",
+        &[],
+        "okx, layout funding (detected)",
+        &[
+            "1 OKX:funding 2025-10-30T06:00:00Z TRANSFER_IN in=1500 USDT out= fee= value= group=",
+            "2 OKX:funding 2025-10-30T06:05:00Z TRANSFER_OUT in= out=1500 USDT fee= value= group=",
+            "3 OKX:funding 2025-10-31T08:55:15Z TRANSFER_OUT in= out=0.01147863 BTC fee= value= group=",
+        ],
+    );
+}

@@ -42,6 +42,20 @@ pub(crate) const DEFS: &[Def] = &[
         layouts: &[("", &[])],
         exactly_one: false,
     },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::REQUIRED,
+        forbidden: &[],
+        layouts: super::kucoin::LAYOUTS,
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Okx,
+        required: &super::okx::REQUIRED,
+        forbidden: &[],
+        layouts: super::okx::LAYOUTS,
+        exactly_one: false,
+    },
 ];
 
 /// Whether the profile's export is downloaded as an `.xlsx` workbook (read by `workbook.rs`);
@@ -53,7 +67,10 @@ pub(crate) fn reads_workbooks(profile: Profile) -> bool {
 /// Whether `--timezone` applies to the profile (its timestamps may carry no zone).
 pub(crate) fn takes_timezone(profile: Profile) -> bool {
     // Revolut writes some dates with a zone and others without: each cell says (§1.7).
-    profile == Profile::RevolutCrypto || needs_timezone(profile).is_some()
+    matches!(
+        profile,
+        Profile::RevolutCrypto | Profile::Kucoin | Profile::Okx
+    ) || needs_timezone(profile).is_some()
 }
 
 /// The timestamp column of a profile whose timestamps never carry a zone: the file needs
@@ -101,12 +118,13 @@ pub(crate) fn read_into(
     options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
-    let _ = layout;
     match profile {
         Profile::CryptocomApp => super::cryptocom::read_into(ctx, records, account, emit),
         Profile::RevolutCrypto => super::revolut::read_into(ctx, records, account, options, emit),
         Profile::Bit2me => super::bit2me::read_into(ctx, records, account, options, emit),
         Profile::Bitunix => super::bitunix::read_into(ctx, records, account, emit),
+        Profile::Kucoin => super::kucoin::read_into(ctx, records, account, layout, options, emit),
+        Profile::Okx => super::okx::read_into(ctx, records, account, layout, options, emit),
         _ => {}
     }
 }
@@ -220,4 +238,29 @@ pub(crate) fn one_row_move(
 /// account, `imports.md` §1.14).
 pub(crate) fn child(account: &str, segment: &str) -> String {
     format!("{account}:{segment}")
+}
+
+/// Whether header cell `cell` is the column `name` (ASCII case folding). A name ending in
+/// `(UTC*)` matches a column whose name states its zone: `Filled Time(UTC)`,
+/// `Filled Time(UTC+08:00)` (KuCoin writes the download's zone into the header).
+pub(crate) fn header_matches(cell: &str, name: &str) -> bool {
+    // OKX writes a byte-order mark before its header cells.
+    let cell = cell.trim_start_matches('\u{feff}');
+    let Some(prefix) = name.strip_suffix("(UTC*)") else {
+        return cell.eq_ignore_ascii_case(name);
+    };
+    cell.get(..prefix.len())
+        .is_some_and(|p| p.eq_ignore_ascii_case(prefix))
+        && cell
+            .get(prefix.len()..)
+            .is_some_and(|z| header_zone(z).is_some())
+}
+
+/// The zone of a header suffix `(UTC)` or `(UTC±HH:MM)`.
+pub(crate) fn header_zone(suffix: &str) -> Option<crate::model::Zone> {
+    let inner = suffix.strip_prefix("(UTC")?.strip_suffix(')')?;
+    if inner.is_empty() {
+        return Some(crate::model::Zone::Utc);
+    }
+    crate::values::parse_zone(inner).filter(|z| matches!(z, crate::model::Zone::Fixed(_)))
 }

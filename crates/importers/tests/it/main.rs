@@ -17,6 +17,8 @@ mod detection;
 mod futures;
 mod generic;
 mod kraken;
+mod kucoin;
+mod okx;
 mod properties;
 mod rates_prices;
 mod revolut;
