@@ -125,14 +125,17 @@ pub enum Profile {
     Kucoin,
     /// OKX trading and funding account histories.
     Okx,
+    /// Bybit spot trade history.
+    Bybit,
 }
 
 impl Profile {
     /// Every profile, in alphabetical order of their ids.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 13] = [
         Self::BinanceStatement,
         Self::Bit2me,
         Self::Bitunix,
+        Self::Bybit,
         Self::Bitvavo,
         Self::Coinbase,
         Self::CryptocomApp,
@@ -159,6 +162,7 @@ impl Profile {
             Self::Bitunix => "bitunix",
             Self::Kucoin => "kucoin",
             Self::Okx => "okx",
+            Self::Bybit => "bybit",
         }
     }
 
@@ -180,6 +184,7 @@ impl Profile {
             Self::Bitunix => Some("Bitunix"),
             Self::Kucoin => Some("KuCoin"),
             Self::Okx => Some("OKX"),
+            Self::Bybit => Some("Bybit"),
             Self::Generic => None,
         }
     }

@@ -1353,7 +1353,8 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
         | Profile::Bit2me
         | Profile::Bitunix
         | Profile::Kucoin
-        | Profile::Okx) => crate::profiles::extra::read(
+        | Profile::Okx
+        | Profile::Bybit) => crate::profiles::extra::read(
             other,
             &mut ctx,
             &mut records,

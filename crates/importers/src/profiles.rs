@@ -4,6 +4,7 @@ pub(crate) mod binance;
 pub(crate) mod bit2me;
 pub(crate) mod bitunix;
 pub(crate) mod bitvavo;
+pub(crate) mod bybit;
 pub(crate) mod coinbase;
 pub(crate) mod cryptocom;
 pub(crate) mod extra;

@@ -194,3 +194,17 @@ fn okx_histories_import_their_transactions_once() {
         ],
     );
 }
+
+#[test]
+fn bybit_spot_statement_imports_its_transactions_once() {
+    import_twice(
+        "bybit/bybit-spot-statement.csv",
+        &[],
+        "bybit, layout spot (detected)",
+        &[
+            "1 Bybit 2024-12-09T19:48:23Z SWAP in=0.046118 BTC out=4478.0578 USDT fee=0.000046118 BTC value= group=",
+            "2 Bybit 2024-12-26T09:48:53Z SWAP in=0.19759 LTC out=20.6461791 USDT fee=0.000355662 LTC value= group=",
+            "3 Bybit 2024-12-27T10:00:00Z SELL in=459 EUR out=0.005 BTC fee=0.459 EUR value= group=",
+        ],
+    );
+}

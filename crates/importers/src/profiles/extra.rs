@@ -56,6 +56,13 @@ pub(crate) const DEFS: &[Def] = &[
         layouts: super::okx::LAYOUTS,
         exactly_one: false,
     },
+    Def {
+        profile: Profile::Bybit,
+        required: &super::bybit::REQUIRED,
+        forbidden: &[],
+        layouts: &[("spot", &[])],
+        exactly_one: false,
+    },
 ];
 
 /// Whether the profile's export is downloaded as an `.xlsx` workbook (read by `workbook.rs`);
@@ -69,7 +76,7 @@ pub(crate) fn takes_timezone(profile: Profile) -> bool {
     // Revolut writes some dates with a zone and others without: each cell says (§1.7).
     matches!(
         profile,
-        Profile::RevolutCrypto | Profile::Kucoin | Profile::Okx
+        Profile::RevolutCrypto | Profile::Kucoin | Profile::Okx | Profile::Bybit
     ) || needs_timezone(profile).is_some()
 }
 
@@ -125,6 +132,7 @@ pub(crate) fn read_into(
         Profile::Bitunix => super::bitunix::read_into(ctx, records, account, emit),
         Profile::Kucoin => super::kucoin::read_into(ctx, records, account, layout, options, emit),
         Profile::Okx => super::okx::read_into(ctx, records, account, layout, options, emit),
+        Profile::Bybit => super::bybit::read_into(ctx, records, account, options, emit),
         _ => {}
     }
 }
@@ -256,11 +264,24 @@ pub(crate) fn header_matches(cell: &str, name: &str) -> bool {
             .is_some_and(|z| header_zone(z).is_some())
 }
 
-/// The zone of a header suffix `(UTC)` or `(UTC±HH:MM)`.
+/// The zone of a header suffix `(UTC)`, `(UTC+0)`, `(UTC+8)` or `(UTC±HH:MM)`.
 pub(crate) fn header_zone(suffix: &str) -> Option<crate::model::Zone> {
     let inner = suffix.strip_prefix("(UTC")?.strip_suffix(')')?;
-    if inner.is_empty() {
+    utc_offset(inner)
+}
+
+/// An offset written after `UTC`: empty (UTC itself), `+0`, `+8`, `-3:30`, `+08:00`.
+pub(crate) fn utc_offset(text: &str) -> Option<crate::model::Zone> {
+    if text.is_empty() {
         return Some(crate::model::Zone::Utc);
     }
-    crate::values::parse_zone(inner).filter(|z| matches!(z, crate::model::Zone::Fixed(_)))
+    let (sign, rest) = text.split_at_checked(1)?;
+    if sign != "+" && sign != "-" {
+        return None;
+    }
+    let (h, m) = rest.split_once(':').unwrap_or((rest, "00"));
+    if h.is_empty() || h.len() > 2 || m.len() != 2 {
+        return None;
+    }
+    crate::values::parse_zone(&format!("{sign}{h:0>2}:{m}"))
 }

@@ -283,8 +283,11 @@ fn movement(
     inflow: bool,
 ) -> Vec<Draft> {
     let status = get("Status");
+    // A row with a bad cell (its time) is invalid, whatever its status.
+    let bad = ctx.invalid.contains(&line);
     match status.to_ascii_lowercase().as_str() {
         "success" => {}
+        _ if bad => return Vec::new(),
         "processing" | "wallet processing" | "pending" => {
             ctx.skip(SkipReason::Pending, 1);
             return Vec::new();

@@ -99,17 +99,7 @@ fn preamble_zone(preamble: &[Vec<String>]) -> Option<Zone> {
             .filter(|(k, _)| k.trim().eq_ignore_ascii_case("Time Zone"))
             .map(|(_, v)| v.trim().to_owned())
     })?;
-    let rest = cell.strip_prefix("UTC")?;
-    if rest.is_empty() {
-        return Some(Zone::Utc);
-    }
-    let (sign, rest) = rest.split_at_checked(1)?;
-    let (h, m) = rest.split_once(':').unwrap_or((rest, "00"));
-    if h.is_empty() || h.len() > 2 || m.len() != 2 {
-        return None;
-    }
-    let zone = format!("{sign}{h:0>2}:{m}");
-    crate::values::parse_zone(&zone)
+    extra::utc_offset(cell.strip_prefix("UTC")?)
 }
 
 /// One leg of an open spot order: asset, signed principal (balance change with the fee
@@ -352,7 +342,16 @@ fn close(
     let lines = o.lines.clone();
     let key_text = format!("order {}", o.order);
     if o.invalid || lines.iter().any(|l| ctx.invalid.contains(l)) {
-        ctx.group_invalid(&lines, col, &key_text);
+        if lines.iter().any(|l| ctx.invalid.contains(l)) {
+            ctx.group_invalid(&lines, col, &key_text);
+        } else {
+            ctx.group_err(
+                &lines,
+                col,
+                "decimal-out-of-range",
+                &format!("the legs of {key_text} overflow"),
+            );
+        }
         return;
     }
     let mut ins = BTreeMap::new();
