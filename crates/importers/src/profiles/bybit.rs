@@ -42,7 +42,7 @@ const C_ORDER: usize = 8;
 const C_TIME: usize = 9;
 
 /// The quote assets of Bybit's spot markets, longest first: a pair is split at the quote
-/// it ends with (D-109).
+/// it ends with (D-145).
 const QUOTES: [&str; 11] = [
     "USDT", "USDC", "USDE", "EUR", "BRL", "TRY", "PLN", "BTC", "ETH", "DAI", "MNT",
 ];
