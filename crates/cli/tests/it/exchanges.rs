@@ -208,3 +208,78 @@ fn bybit_spot_statement_imports_its_transactions_once() {
         ],
     );
 }
+
+#[test]
+fn a_large_newest_first_cryptocom_export_streams_into_the_ledger_once() {
+    // Above the streamed path's size threshold and newest first, with one-row moves (two
+    // transactions each) and a dust conversion emitted at the end: the streamed read falls
+    // back to any order and stores exactly what the whole-file read gives.
+    use std::fmt::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let path = dir.path().join("cryptocom-large.csv");
+    let mut text = String::from(
+        "Timestamp (UTC),Transaction Description,Currency,Amount,To Currency,To Amount,Native Currency,Native Amount,Native Amount (in USD),Transaction Kind,Transaction Hash\n",
+    );
+    let rows = 40_000u32;
+    for i in 0..rows {
+        let secs = 1_740_000_000 - i64::from(i) * 60;
+        let ts = chrono::DateTime::from_timestamp(secs, 0)
+            .unwrap()
+            .format("%Y-%m-%d %H:%M:%S");
+        let q = i % 999 + 1;
+        let _ = match i % 4 {
+            0 => writeln!(
+                text,
+                "{ts},Buy BTC,EUR,-{},BTC,0.000{q:03},EUR,-{},-1,viban_purchase,",
+                q + 10,
+                q + 10
+            ),
+            1 => writeln!(
+                text,
+                "{ts},Crypto Earn,BTC,0.0000{q:03},,,EUR,0.{q:03},0.1,crypto_earn_interest_paid,"
+            ),
+            2 => writeln!(
+                text,
+                "{ts},Crypto Earn Deposit,BTC,-0.0000{q:03},,,EUR,-1,-1,crypto_earn_program_created,"
+            ),
+            _ => writeln!(
+                text,
+                "{ts},Withdraw BTC,BTC,-0.0000{q:03},,,EUR,-1,-1,crypto_withdrawal,0x{i:064x}"
+            ),
+        };
+    }
+    text.push_str(
+        "2024-01-01 00:00:00,Convert,ADA,-1.2,,,EUR,-0.85,-0.92,dust_conversion_debited,\n",
+    );
+    text.push_str(
+        "2024-01-01 00:00:00,Convert,CRO,9.1,,,EUR,0.84,0.91,dust_conversion_credited,\n",
+    );
+    assert!(text.len() > 3 << 20, "{} bytes", text.len());
+    std::fs::write(&path, &text).unwrap();
+    let expected = rows + rows / 4 + 1;
+    let args = ["import", path.to_str().unwrap()];
+    let output = run(&ledger, &args);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = stdout(&output);
+    assert!(
+        report.contains(&format!("  added         {expected} transactions\n")),
+        "{report}"
+    );
+    let stored = stored_rows(&ledger);
+    assert_eq!(stored.len(), expected as usize);
+    assert!(
+        stored[0].starts_with("1 Crypto.com 2024-01-01T00:00:00Z SWAP in=9.1 CRO out=1.2 ADA"),
+        "{}",
+        stored[0]
+    );
+    let again = run(&ledger, &args);
+    assert!(again.status.success(), "{}", stderr(&again));
+    assert!(
+        stdout(&again).contains(&format!(
+            "  added         0 transactions\n  duplicates    {expected}\n"
+        )),
+        "{}",
+        stdout(&again)
+    );
+}
