@@ -30,7 +30,7 @@ pub(crate) struct ImportArgs {
     #[arg(required = true, value_name = "FILE")]
     pub(crate) files: Vec<PathBuf>,
     /// Read the files with this profile instead of detecting it.
-    #[arg(long, value_name = "ID", value_parser = ["kraken-ledgers", "kraken-futures", "bitvavo", "binance-statement", "coinbase", "generic"])]
+    #[arg(long, value_name = "ID", value_parser = ["kraken-ledgers", "kraken-futures", "bitvavo", "binance-statement", "coinbase", "generic", "cryptocom-app", "revolut-crypto", "bit2me", "bitunix", "kucoin", "okx", "bybit"])]
     format: Option<String>,
     /// The files' account (parent of its sub-wallet accounts); not with generic.
     #[arg(long, value_name = "NAME")]

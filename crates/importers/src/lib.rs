@@ -25,6 +25,7 @@ mod pipeline;
 mod profiles;
 mod reader;
 mod values;
+mod workbook;
 
 pub mod prices;
 pub mod rates;

@@ -128,17 +128,38 @@ pub enum Profile {
     Coinbase,
     /// The generic cartera CSV.
     Generic,
+    /// Crypto.com App transaction history.
+    CryptocomApp,
+    /// Revolut crypto account statement.
+    RevolutCrypto,
+    /// Bit2Me movements workbook.
+    Bit2me,
+    /// Bitunix transaction export.
+    Bitunix,
+    /// KuCoin fills, deposits and withdrawals.
+    Kucoin,
+    /// OKX trading and funding account histories.
+    Okx,
+    /// Bybit spot trade history.
+    Bybit,
 }
 
 impl Profile {
     /// Every profile, in alphabetical order of their ids.
-    pub const ALL: [Self; 6] = [
+    pub const ALL: [Self; 13] = [
         Self::BinanceStatement,
+        Self::Bit2me,
+        Self::Bitunix,
+        Self::Bybit,
         Self::Bitvavo,
         Self::Coinbase,
+        Self::CryptocomApp,
         Self::Generic,
         Self::KrakenFutures,
         Self::KrakenLedgers,
+        Self::Kucoin,
+        Self::Okx,
+        Self::RevolutCrypto,
     ];
 
     /// The profile id used by `--format`.
@@ -150,6 +171,13 @@ impl Profile {
             Self::BinanceStatement => "binance-statement",
             Self::Coinbase => "coinbase",
             Self::Generic => "generic",
+            Self::CryptocomApp => "cryptocom-app",
+            Self::RevolutCrypto => "revolut-crypto",
+            Self::Bit2me => "bit2me",
+            Self::Bitunix => "bitunix",
+            Self::Kucoin => "kucoin",
+            Self::Okx => "okx",
+            Self::Bybit => "bybit",
         }
     }
 
@@ -165,6 +193,13 @@ impl Profile {
             Self::Bitvavo => Some("Bitvavo"),
             Self::BinanceStatement => Some("Binance"),
             Self::Coinbase => Some("Coinbase"),
+            Self::CryptocomApp => Some("Crypto.com"),
+            Self::RevolutCrypto => Some("Revolut"),
+            Self::Bit2me => Some("Bit2Me"),
+            Self::Bitunix => Some("Bitunix"),
+            Self::Kucoin => Some("KuCoin"),
+            Self::Okx => Some("OKX"),
+            Self::Bybit => Some("Bybit"),
             Self::Generic => None,
         }
     }

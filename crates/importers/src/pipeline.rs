@@ -34,12 +34,12 @@ pub(crate) const GENERIC_COLUMNS: [&str; 14] = [
     "note",
 ];
 
-struct Def {
-    profile: Profile,
-    required: &'static [&'static str],
-    forbidden: &'static [&'static str],
-    layouts: &'static [(&'static str, &'static [&'static str])],
-    exactly_one: bool,
+pub(crate) struct Def {
+    pub(crate) profile: Profile,
+    pub(crate) required: &'static [&'static str],
+    pub(crate) forbidden: &'static [&'static str],
+    pub(crate) layouts: &'static [(&'static str, &'static [&'static str])],
+    pub(crate) exactly_one: bool,
 }
 
 const DEFS: &[Def] = &[
@@ -171,14 +171,21 @@ const DEFS: &[Def] = &[
     },
 ];
 
+/// Every profile's definition: these and the further exchanges' (`profiles::extra`).
+fn all_defs() -> impl Iterator<Item = &'static Def> {
+    DEFS.iter().chain(crate::profiles::extra::DEFS)
+}
+
 fn def(profile: Profile) -> &'static Def {
-    DEFS.iter()
+    all_defs()
         .find(|d| d.profile == profile)
         .unwrap_or(&DEFS[0])
 }
 
 fn has(cells: &[String], name: &str) -> bool {
-    cells.iter().any(|c| c.eq_ignore_ascii_case(name))
+    cells
+        .iter()
+        .any(|c| crate::profiles::extra::header_matches(c, name))
 }
 
 /// `Some(Ok(layout))` when the profile matches with one layout, `Some(Err(()))` when it
@@ -355,8 +362,7 @@ pub(crate) fn detect(
         ));
     }
     for (i, (line, cells)) in peeked.iter().enumerate() {
-        let matches: Vec<(Profile, Result<&'static str, ()>)> = DEFS
-            .iter()
+        let matches: Vec<(Profile, Result<&'static str, ()>)> = all_defs()
             .filter_map(|d| layout_of(d, cells, true).map(|r| (d.profile, r)))
             .collect();
         let header = Header::new(*line, cells.clone());
@@ -430,8 +436,9 @@ fn option_error(
             format!("--account does not apply to {id}"),
         ));
     }
-    let zone_ok =
-        profile == Profile::Generic || (profile == Profile::BinanceStatement && layout != "utc");
+    let zone_ok = profile == Profile::Generic
+        || (profile == Profile::BinanceStatement && layout != "utc")
+        || crate::profiles::extra::takes_timezone(profile);
     if o.timezone.is_some() && !zone_ok {
         return Some((
             "",
@@ -444,6 +451,15 @@ fn option_error(
             "",
             "option-not-applicable",
             format!("--assume-fiat-quote does not apply to {id}"),
+        ));
+    }
+    if let Some(column) = crate::profiles::extra::needs_timezone(profile)
+        && o.timezone.is_none()
+    {
+        return Some((
+            column,
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
         ));
     }
     if profile == Profile::BinanceStatement && layout == "local" && o.timezone.is_none() {
@@ -469,6 +485,8 @@ pub(crate) struct Ctx {
     pub(crate) rows_read: u64,
     /// Set by a streaming sink that needs no more rows (the file turned out unsorted).
     pub(crate) stop: bool,
+    /// The cells of the records before the header (OKX states its zone there).
+    pub(crate) preamble: Vec<Vec<String>>,
 }
 
 impl Ctx {
@@ -1170,8 +1188,11 @@ fn start<'a>(bytes: &'a [u8], options: &ImportOptions) -> Start<'a> {
     let text = match reader::decode(bytes) {
         Ok(Decoded::Text(t)) => t,
         Ok(Decoded::Zip) => {
-            result.findings.push(reader::spreadsheet());
-            return Start::Done(result, None);
+            let Some(text) = crate::workbook::csv_text(bytes) else {
+                result.findings.push(reader::spreadsheet());
+                return Start::Done(result, None);
+            };
+            return start_workbook(result, text, options);
         }
         Err(f) => {
             result.findings.push(f);
@@ -1218,6 +1239,30 @@ fn start_read<'a>(
     )
 }
 
+/// [`start_records`] of a workbook's first sheet: only a profile downloaded as a workbook
+/// reads one; any other workbook keeps the `spreadsheet-not-accepted` refusal.
+fn start_workbook<'a>(result: ImportResult, text: Vec<u8>, options: &ImportOptions) -> Start<'a> {
+    let refused = || {
+        let mut result = ImportResult::default();
+        result.findings.push(reader::spreadsheet());
+        Start::Done(result, None)
+    };
+    match start_records(result, Records::owned(text), options) {
+        Start::Rows { format, .. } if !crate::profiles::extra::reads_workbooks(format.profile) => {
+            refused()
+        }
+        Start::Done(result, _)
+            if !result
+                .format
+                .as_ref()
+                .is_some_and(|f| crate::profiles::extra::reads_workbooks(f.profile)) =>
+        {
+            refused()
+        }
+        other => other,
+    }
+}
+
 fn start_records<'a>(
     mut result: ImportResult,
     mut records: Records<'a>,
@@ -1235,6 +1280,12 @@ fn start_records<'a>(
         result.findings.push(f);
         return Start::Done(result, Some(records));
     }
+    let preamble = peeked
+        .get(..index)
+        .unwrap_or_default()
+        .iter()
+        .map(|(_, cells)| cells.clone())
+        .collect();
     records.consume(index + 1);
     result.header_line = Some(header.line);
     result.header_cells.clone_from(&header.cells);
@@ -1259,6 +1310,7 @@ fn start_records<'a>(
         skipped: BTreeMap::new(),
         rows_read: 0,
         stop: false,
+        preamble,
     };
     Start::Rows {
         result,
@@ -1309,6 +1361,20 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
             crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options)
         }
         Profile::Coinbase => crate::profiles::coinbase::read(
+            &mut ctx,
+            &mut records,
+            &account,
+            format.layout,
+            options,
+        ),
+        other @ (Profile::CryptocomApp
+        | Profile::RevolutCrypto
+        | Profile::Bit2me
+        | Profile::Bitunix
+        | Profile::Kucoin
+        | Profile::Okx
+        | Profile::Bybit) => crate::profiles::extra::read(
+            other,
             &mut ctx,
             &mut records,
             &account,
@@ -1408,6 +1474,15 @@ pub(crate) fn run_streaming_read(
 ) -> (Streamed, String) {
     let mut head = Vec::new();
     let (streamed, records) = match start_read(&mut head, source, size, options) {
+        // A workbook is read whole (`import_bytes`), never block by block.
+        Start::Done(result, None)
+            if result
+                .findings
+                .iter()
+                .any(|f| f.code == "spreadsheet-not-accepted") =>
+        {
+            return (Streamed::Declined, String::new());
+        }
         Start::Done(result, records) => (Streamed::Done(result), records),
         Start::Rows {
             result,
@@ -1456,6 +1531,7 @@ pub(crate) fn run_streaming_read(
     (streamed, drained.sha256)
 }
 
+#[allow(clippy::too_many_lines)] // One dispatch arm per profile.
 fn stream_rows(
     mut result: ImportResult,
     mut ctx: Ctx,
@@ -1548,7 +1624,18 @@ fn stream_rows(
             options,
             &mut emit,
         ),
-        _ => crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit),
+        Profile::Generic => {
+            crate::profiles::generic::read_into(&mut ctx, records, options, &mut emit);
+        }
+        other => crate::profiles::extra::read_into(
+            other,
+            &mut ctx,
+            records,
+            &account,
+            format.layout,
+            options,
+            &mut emit,
+        ),
     }
     if unsorted {
         return Streamed::Unsorted;

@@ -279,6 +279,15 @@ impl<'a> Records<'a> {
         )
     }
 
+    /// The records of a text built in memory (a workbook's first sheet, `workbook.rs`).
+    pub(crate) fn owned(text: Vec<u8>) -> Records<'static> {
+        let size = text.len();
+        Records::with_tap(
+            Tap::new(Box::new(std::io::Cursor::new(text)), 0, false, None),
+            size,
+        )
+    }
+
     fn with_tap(tap: Tap<'a>, size: usize) -> Self {
         let reader = csv::ReaderBuilder::new()
             .has_headers(false)

@@ -12,6 +12,7 @@ mod concurrency;
 mod corrections;
 mod demo;
 mod errors;
+mod exchanges;
 mod import;
 mod import_limits;
 mod mcp_stdio;

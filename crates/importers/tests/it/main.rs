@@ -8,16 +8,24 @@
 #![allow(clippy::print_stdout)]
 
 mod binance;
+mod bit2me;
+mod bitunix;
 mod bitvavo;
+mod bybit;
 mod coinbase;
+mod cryptocom;
 mod detection;
+mod exchange_properties;
 mod futures;
 mod generic;
 mod guard_rails;
 mod kraken;
+mod kucoin;
+mod okx;
 mod properties;
 mod rates_prices;
 mod reliability;
+mod revolut;
 mod snapshots;
 mod streaming;
 
