@@ -950,3 +950,35 @@ fn audit_rows_made_in_two_halves_are_those_made_in_one_pass() {
     assert_eq!(two, one);
     assert_eq!(one, to_json(&tax(&q, 2022).audit_trail));
 }
+
+/// Issue 25 §12: which years have an IRPF report is one rule, shared by `cartera tax` and the
+/// tools: from the first transaction's year to the later of the last one's and the current.
+#[test]
+fn a_tax_year_is_covered_from_the_first_year_to_the_current_one() {
+    use crate::error::UseCaseError;
+    let years: std::collections::BTreeSet<i32> = [2022, 2024].into_iter().collect();
+    for year in [2022, 2023, 2024, 2025, 2026] {
+        assert!(
+            super::check_year_covered(&years, year, 2026).is_ok(),
+            "{year}"
+        );
+    }
+    let before = super::check_year_covered(&years, 2019, 2026).unwrap_err();
+    assert!(matches!(before, UseCaseError::MissingData { .. }));
+    assert_eq!(
+        before.to_string(),
+        "no IRPF report for 2019: the ledger's transactions start in 2022 (they cover \
+         2022–2024); import the exports of 2019 with `cartera import FILE…`"
+    );
+    assert_eq!(
+        super::check_year_covered(&years, 2027, 2026)
+            .unwrap_err()
+            .to_string(),
+        "no IRPF report for 2027: it is after the current year 2026 (the ledger's transactions \
+         cover 2022–2024)"
+    );
+    assert!(matches!(
+        super::check_year_covered(&std::collections::BTreeSet::new(), 2024, 2026),
+        Err(UseCaseError::MissingData { .. })
+    ));
+}
