@@ -415,3 +415,19 @@ fn a_long_record_in_a_price_or_rate_file_is_named_with_its_column() {
     assert_eq!(r.findings[0].header, "Date");
     assert!(r.file_rejected());
 }
+
+#[test]
+fn a_lone_carriage_return_ends_a_line_as_it_ends_a_record() {
+    // The CSV reader ends a record at a lone CR: the next record is on the next line, so two
+    // invalid records never share a line and each is counted.
+    let text = format!(
+        "{HEADER}\n2024-01-01T10:00:00Z,DEPOSIT\r,Bank,EUR,1,,,,,,,,,\n2024-01-02T10:00:00Z,DEPOSIT,Bank,EUR,1,,,,,,,,,\r\n2024-01-03T10:00:00Z,DEPOSIT,Bank,EUR,1,,,,,,,,,\n"
+    );
+    let r = import(text.as_bytes(), &ImportOptions::default());
+    let lines: Vec<u64> = r.findings.iter().map(|f| f.line).collect();
+    assert_eq!(lines, [2, 3]);
+    assert_eq!((r.rows_read, r.invalid_rows), (4, 2));
+    assert_eq!(r.transactions[0].lines, [4]);
+    assert_eq!(r.transactions[1].lines, [5]);
+    assert_counts(&r);
+}
