@@ -4,6 +4,12 @@
 //! and prints: data to stdout (aligned tables or `--json`), diagnostics and progress to stderr.
 //! Exit codes: 0 success, 1 failure of the operation (bad input file, missing data), 2 bad
 //! command-line usage (`cli.md`).
+#![allow(
+    clippy::print_stdout,
+    clippy::print_stderr,
+    reason = "the binary is the one place that prints; results go through `output` (`out!`, \
+              `outln!`, `diag!`), which never panics; no module here uses `println!`"
+)]
 
 mod ask;
 mod bench;
