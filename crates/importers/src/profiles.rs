@@ -6,3 +6,53 @@ pub(crate) mod coinbase;
 pub(crate) mod futures;
 pub(crate) mod generic;
 pub(crate) mod kraken;
+
+use rust_decimal::Decimal;
+
+use crate::pipeline::Ctx;
+use crate::values::{self, NumError};
+
+/// A number cell of an export that writes small changes in exponent notation (Binance
+/// `-3.605E-05`, Bitvavo `3.8e-07`): read exactly, the exponent bounded
+/// ([`values::parse_decimal_exp`]); a plain cell is read as every other number.
+pub(crate) fn dec_exp(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    text: &str,
+    signed: bool,
+) -> Option<Decimal> {
+    if !text.contains(['e', 'E']) {
+        return ctx.dec(line, col, text, signed);
+    }
+    match values::parse_decimal_exp(text) {
+        Ok(v) if !signed && v.is_sign_negative() && !v.is_zero() => {
+            ctx.err(
+                line,
+                col,
+                "negative-not-allowed",
+                format!("\"{text}\" must not be negative"),
+            );
+            None
+        }
+        Ok(v) => Some(v),
+        Err(NumError::Bad) => {
+            ctx.err(
+                line,
+                col,
+                "bad-decimal",
+                format!("\"{text}\" is not a plain decimal number or a number in exponent notation such as 3.8E-7"),
+            );
+            None
+        }
+        Err(NumError::Range) => {
+            ctx.err(
+                line,
+                col,
+                "decimal-out-of-range",
+                format!("\"{text}\" has more than 28 significant or 28 fractional digits, or an exponent beyond ±{}", values::MAX_EXPONENT),
+            );
+            None
+        }
+    }
+}

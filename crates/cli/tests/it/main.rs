@@ -13,6 +13,7 @@ mod import;
 mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;
+mod real_exports;
 mod reports;
 mod support;
 mod tools;

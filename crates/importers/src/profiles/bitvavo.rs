@@ -46,6 +46,40 @@ const C_ADDR: usize = 14;
 const C_LPRICE: usize = 15;
 const C_LRP: usize = 16;
 
+/// The most fractional digits Bitvavo keeps in any amount or price (D-97).
+const PRECISION: u32 = 8;
+
+/// A number cell: exponent notation read exactly, and a binary float printed in full
+/// (`-32.156874000000003`: more than [`PRECISION`] fractional digits, at least 15
+/// significant ones) read as its value at Bitvavo's precision when that moves it by at most
+/// 10^-15 of its magnitude; any other cell is kept exactly as written (D-97).
+fn dec(ctx: &mut Ctx, line: u64, col: Option<usize>, text: &str, signed: bool) -> Option<Decimal> {
+    let v = super::dec_exp(ctx, line, col, text, signed)?;
+    Some(denoise(v))
+}
+
+/// The float-noise rule of [`dec`] on a value read exactly.
+pub(crate) fn denoise(v: Decimal) -> Decimal {
+    if v.scale() <= PRECISION {
+        return v;
+    }
+    let significant = v.mantissa().unsigned_abs().checked_ilog10().unwrap_or(0) + 1;
+    if significant < 15 {
+        return v;
+    }
+    let rounded = v.round_dp_with_strategy(
+        PRECISION,
+        rust_decimal::RoundingStrategy::MidpointNearestEven,
+    );
+    match v.checked_sub(rounded) {
+        // A float printed in full is off by a few units of its 16th significant digit.
+        Some(diff) if diff.abs() <= v.abs().max(Decimal::ONE) * Decimal::new(1, 15) => {
+            rounded.normalize()
+        }
+        _ => v,
+    }
+}
+
 enum Kind {
     Buy,
     Sell,
@@ -167,13 +201,13 @@ pub(crate) fn read_into(
             _ => None,
         };
         let currency = ctx.asset(line, cols[C_CUR], get(C_CUR));
-        let amount = ctx.dec(line, cols[C_AMOUNT], get(C_AMOUNT), true);
+        let amount = dec(ctx, line, cols[C_AMOUNT], get(C_AMOUNT), true);
         let opt_dec = |ctx: &mut Ctx, c: usize, signed: bool| {
             let t = get(c);
             if t.is_empty() {
                 Ok(None)
             } else {
-                ctx.dec(line, cols[c], t, signed).map(Some).ok_or(())
+                dec(ctx, line, cols[c], t, signed).map(Some).ok_or(())
             }
         };
         let opt_asset = |ctx: &mut Ctx, c: usize| {
@@ -200,20 +234,13 @@ pub(crate) fn read_into(
         let fee_amt = opt_dec(ctx, C_FAMT, false);
         let fee = match (fee_cur, fee_amt) {
             (Ok(Some(a)), Ok(Some(q))) => Some(Some((a, q))),
-            (Ok(None), Ok(None)) => Some(None),
+            // The current layout names a fee currency on rows that state no fee (staking
+            // `Distributed` rows): an empty amount is no fee (D-97).
+            (Ok(None | Some(_)), Ok(None)) => Some(None),
             (Ok(None), Ok(Some(_))) => {
                 ctx.err(
                     line,
                     cols[C_FCUR],
-                    "fee-pair-incomplete",
-                    "a fee needs both an asset and an amount".to_owned(),
-                );
-                None
-            }
-            (Ok(Some(_)), Ok(None)) => {
-                ctx.err(
-                    line,
-                    cols[C_FAMT],
                     "fee-pair-incomplete",
                     "a fee needs both an asset and an amount".to_owned(),
                 );
@@ -453,3 +480,6 @@ pub(crate) fn read_into(
         emit(ctx, d);
     });
 }
+
+#[cfg(test)]
+mod tests;
