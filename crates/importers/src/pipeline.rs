@@ -158,14 +158,15 @@ const DEFS: &[Def] = &[
     Def {
         profile: Profile::KrakenLedgers,
         required: &[
-            "txid", "refid", "time", "type", "subtype", "aclass", "asset", "amount", "fee",
-            "balance",
+            "txid", "refid", "time", "type", "aclass", "asset", "amount", "fee", "balance",
         ],
         forbidden: &["uid", "position uid"],
+        // `L09`: the ledgers exported before the `subtype` column (late 2020 and earlier).
         layouts: &[
-            ("L12", &["subclass", "wallet"]),
-            ("L11", &["wallet"]),
-            ("L10", &[]),
+            ("L12", &["subtype", "subclass", "wallet"]),
+            ("L11", &["subtype", "wallet"]),
+            ("L10", &["subtype"]),
+            ("L09", &[]),
         ],
         exactly_one: false,
     },

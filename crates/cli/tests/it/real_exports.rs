@@ -7,8 +7,9 @@
 use crate::support::{counts, example, run, stderr, stdout, stored_rows};
 
 /// Imports `file` (with `extra` options) into a fresh ledger, asserts the stored rows, then
-/// imports it again and asserts that nothing is added. Returns the ledger's folder.
-fn import_exact(file: &str, extra: &[&str], expected: &[&str]) -> tempfile::TempDir {
+/// imports it again and asserts that nothing is added. Returns the ledger's folder and the
+/// first import's report.
+fn import_exact(file: &str, extra: &[&str], expected: &[&str]) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let path = example(file);
@@ -32,12 +33,12 @@ fn import_exact(file: &str, extra: &[&str], expected: &[&str]) -> tempfile::Temp
         stdout(&again)
     );
     assert_eq!(counts(&ledger), before);
-    dir
+    (dir, stdout(&output))
 }
 
 #[test]
 fn binance_statement_with_exponents_earn_receipts_and_card_labels() {
-    import_exact(
+    let _ = import_exact(
         "real/binance-statement/binance-statement-2024.csv",
         &[],
         &[
@@ -62,4 +63,87 @@ fn binance_statement_with_exponents_earn_receipts_and_card_labels() {
             "19 Binance:spot 2024-02-02T15:20:44Z SELL in=11.2 EUR out=0.005 ETH fee=0.0112 EUR value= group=",
         ],
     );
+}
+
+#[test]
+fn bitvavo_current_layout_with_distributed_staking_and_float_noise() {
+    let (dir, _) = import_exact(
+        "real/bitvavo/bitvavo-current-2023.csv",
+        &[],
+        &[
+            "1 Bitvavo 2022-11-07T17:27:00Z STAKING in=0.0000009 BTC out= fee= value= group=",
+            "2 Bitvavo 2022-11-14T09:48:35Z STAKING in=0.120549 ADA out= fee= value= group=",
+            "3 Bitvavo 2022-11-14T09:48:36Z STAKING in=0.00001819 ETH out= fee= value= group=",
+            "4 Bitvavo 2023-01-09T16:16:19Z DEPOSIT in=30 EUR out= fee=0 EUR value= group=",
+            "5 Bitvavo 2023-01-09T16:16:29.831Z BUY in=32.156874 USDT out=29.9251869444 EUR fee=0.0748130556 EUR value= group=",
+            "6 Bitvavo 2023-01-09T16:19:11Z TRANSFER_OUT in= out=26.756874 USDT fee=5.4 USDT value= group=",
+            "7 Bitvavo 2023-11-30T10:33:24Z DEPOSIT in=20 EUR out= fee=0 EUR value= group=",
+            "8 Bitvavo 2023-11-30T10:36:46.62Z BUY in=0.01071395 ETH out=19.96 EUR fee=0.04 EUR value= group=",
+            "9 Bitvavo 2023-11-30T10:37:41Z TRANSFER_OUT in= out=0.00921395 ETH fee=0.0015 ETH value= group=",
+        ],
+    );
+    // The float noise of the withdrawals leaves no custody imbalance of 10^-15: the coins
+    // bought are exactly the coins withdrawn plus the fee.
+    let integrity = run(&dir.path().join("ledger.sqlite"), &["integrity"]);
+    let text = stdout(&integrity);
+    assert!(!text.contains("CUSTODY_IMBALANCE"), "{text}");
+    let residual = run(
+        &dir.path().join("ledger.sqlite"),
+        &["integrity", "--flag", "CUSTODY_RESIDUAL"],
+    );
+    let text = stdout(&residual);
+    assert!(
+        text.contains(" USDT    ownwallet-USDT    26.756874 "),
+        "{text}"
+    );
+    assert!(
+        text.contains(" ETH     ownwallet-ETH    0.00921395 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn kraken_ledgers_before_the_subtype_column() {
+    let (_, report) = import_exact(
+        "real/kraken-ledgers/kraken-ledgers-2020-no-subtype.csv",
+        &[],
+        &[
+            "1 Kraken 2020-09-14T07:12:05Z DEPOSIT in=500 EUR out= fee=0 EUR value= group=",
+            "2 Kraken 2020-09-14T07:30:41Z BUY in=62.5 DOT out=300 EUR fee=0.78 EUR value= group=",
+            "3 Kraken 2020-09-22T01:00:34Z STAKING in=0.1821 DOT out= fee=0 DOT value= group=",
+            "4 Kraken 2020-10-02T16:45:09Z BUY in=0.0061 BTC out=60 EUR fee=0.156 EUR value= group=",
+            "5 Kraken 2020-11-03T12:00:00Z TRANSFER_OUT in= out=0.005 BTC fee=0.0005 BTC value= group=",
+        ],
+    );
+    // The move into staking (DOT −60, DOT.S +60 under one refid) changes no account.
+    assert!(
+        report.contains("  format        kraken-ledgers, layout L09 (detected)\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("  skipped       2 (internal-movement 2)\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn kraken_staking_transfers_are_internal_movements() {
+    let (dir, report) = import_exact(
+        "real/kraken-ledgers/kraken-ledgers-2022-staking.csv",
+        &[],
+        &[
+            "1 Kraken 2022-01-03T09:15:20Z DEPOSIT in=800 EUR out= fee=0 EUR value= group=",
+            "2 Kraken 2022-01-03T09:20:02Z BUY in=19.8 DOT out=500 EUR fee=1.3 EUR value= group=",
+            "3 Kraken 2022-01-10T01:02:27Z STAKING in=0.0563 DOT out= fee=0 DOT value= group=",
+            "4 Kraken 2022-03-02T08:30:00Z SELL in=165 EUR out=10 DOT fee=0.43 EUR value= group=",
+        ],
+    );
+    // Each side of the two staking moves has its own refid: four internal movements.
+    assert!(
+        report.contains("  skipped       4 (internal-movement 4)\n"),
+        "{report}"
+    );
+    let integrity = run(&dir.path().join("ledger.sqlite"), &["integrity"]);
+    let text = stdout(&integrity);
+    assert!(!text.contains("CUSTODY_IMBALANCE"), "{text}");
 }

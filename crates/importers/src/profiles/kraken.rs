@@ -198,7 +198,7 @@ fn columns(ctx: &mut Ctx, layout: &str) -> (Vec<Option<usize>>, bool) {
         warn_cols.sort_unstable();
     }
     pipeline::ignore_unknown(ctx, &warn_cols, Profile::KrakenLedgers);
-    let has_wallet = layout != "L10" && cols[C_WALLET].is_some();
+    let has_wallet = !matches!(layout, "L10" | "L09") && cols[C_WALLET].is_some();
     (cols, has_wallet)
 }
 
@@ -521,18 +521,11 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
         | ("transfer", "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking") => {
             Class::MoveLeg
         }
-        ("earn", "") => Class::EarnEmpty,
+        // A transfer without subtype is paired by refid like an earn row without subtype
+        // (a staking move of the ledgers before `subtype`, D-98); alone it may be a fork or
+        // an airdrop.
+        ("earn" | "transfer", "") => Class::EarnEmpty,
         ("transfer", "spottofutures" | "spotfromfutures") => Class::FuturesMove,
-        ("transfer", "") => {
-            unsupported(
-                ctx,
-                cols,
-                r,
-                C_SUBTYPE,
-                "with an empty subtype it may be a fork or an airdrop",
-            );
-            Class::Done
-        }
         ("margin" | "rollover" | "settled", _) => {
             unsupported(ctx, cols, r, C_TYPE, "margin trading is not supported");
             Class::Done
@@ -801,12 +794,18 @@ fn moves(
     for r in rows.iter().filter(|r| r.class == Class::MoveLeg) {
         legs.entry(r.refid.as_str()).or_default().push(r);
     }
-    let mut earn: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
+    let mut earn: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.class == Class::EarnEmpty) {
-        earn.entry((r.refid.as_str(), r.time_text.as_str()))
+        earn.entry((r.ty.as_str(), r.refid.as_str(), r.time_text.as_str()))
             .or_default()
             .push(r);
     }
+    // Without a subtype column the type is the cell that decides.
+    let c_sub = if cols[C_SUBTYPE].is_some() {
+        C_SUBTYPE
+    } else {
+        C_TYPE
+    };
     for group in earn.into_values() {
         let asset = group[0].asset;
         let sum = group.iter().try_fold(Decimal::ZERO, |acc, r| {
@@ -825,7 +824,15 @@ fn moves(
             let credit = r
                 .amount
                 .is_some_and(|a| a.is_sign_positive() && !a.is_zero());
-            if credit && r.wallet.to_ascii_lowercase().starts_with("earn") {
+            if r.ty == "transfer" {
+                unsupported(
+                    ctx,
+                    cols,
+                    r,
+                    c_sub,
+                    "with an empty subtype it may be a fork or an airdrop",
+                );
+            } else if credit && r.wallet.to_ascii_lowercase().starts_with("earn") {
                 let ty = if r.asset.is_some_and(|a| a.is_fiat()) {
                     SpotTxType::Reward
                 } else {
@@ -846,7 +853,7 @@ fn moves(
                     ctx,
                     cols,
                     r,
-                    C_SUBTYPE,
+                    c_sub,
                     "an earn entry without subtype outside an earn wallet cannot be classified",
                 );
             }
@@ -855,7 +862,7 @@ fn moves(
     for (refid, group) in legs {
         let fiat = group.iter().any(|r| r.asset.is_some_and(|a| a.is_fiat()));
         let same = group.len() >= 2 && group.iter().all(|r| r.account == group[0].account);
-        if fiat || same {
+        if fiat || same || staking_in_place(&group) {
             ctx.skip(SkipReason::InternalMovement, group.len() as u64);
             continue;
         }
@@ -866,6 +873,23 @@ fn moves(
     for r in rows.iter().filter(|r| r.class == Class::FuturesMove) {
         futures_move(ctx, cols, r, account, drafts);
     }
+}
+
+/// Whether every row is a staking transfer (`spottostaking`, `stakingfromspot`, …) that
+/// stays in its wallet: Kraken writes each side of such a move with its own refid, in the
+/// wallet it names (`spot / main`, or none before the wallet column), and the staked asset
+/// (`DOT.S`) is the same asset (D-98). Such a move changes no account whatever its pairing,
+/// so each row is an internal movement; a row with a fee keeps the transfer reading.
+fn staking_in_place(group: &[&Row]) -> bool {
+    group.iter().all(|r| {
+        r.ty == "transfer"
+            && matches!(
+                r.subtype.as_str(),
+                "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking"
+            )
+            && !values::segment(&r.wallet).starts_with("earn")
+            && r.fee.is_some_and(|f| f.is_zero())
+    })
 }
 
 /// Whether a move's amount is zero, reported as `not-positive` on its amount cell: a move
