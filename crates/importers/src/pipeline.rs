@@ -119,6 +119,16 @@ const DEFS: &[Def] = &[
                     "Fees",
                 ],
             ),
+            // The v4 columns without `ID` (D-99); a header with `ID` is v4.
+            (
+                "v4-no-id",
+                &[
+                    "Price Currency",
+                    "Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
+                ],
+            ),
         ],
         exactly_one: true,
     },
@@ -185,18 +195,25 @@ fn has(cells: &[String], name: &str) -> bool {
 /// `Some(Ok(layout))` when the profile matches with one layout, `Some(Err(()))` when it
 /// matches but its layouts do not resolve, `None` when it does not match.
 fn layout_of(d: &Def, cells: &[String], check_forbidden: bool) -> Option<Result<&'static str, ()>> {
+    if d.profile == Profile::Coinbase && crate::profiles::coinbase::currency_named(cells).is_some()
+    {
+        return Some(Ok("v1"));
+    }
     if !d.required.iter().all(|r| has(cells, r)) {
         return None;
     }
     if check_forbidden && d.forbidden.iter().any(|f| has(cells, f)) {
         return None;
     }
-    let matching: Vec<&'static str> = d
+    let mut matching: Vec<&'static str> = d
         .layouts
         .iter()
         .filter(|(_, extra)| extra.iter().all(|e| has(cells, e)))
         .map(|(name, _)| *name)
         .collect();
+    if matching.contains(&"v4") {
+        matching.retain(|l| *l != "v4-no-id");
+    }
     if d.exactly_one {
         Some(if matching.len() == 1 {
             Ok(matching[0])

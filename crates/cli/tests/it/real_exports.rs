@@ -147,3 +147,69 @@ fn kraken_staking_transfers_are_internal_movements() {
     let text = stdout(&integrity);
     assert!(!text.contains("CUSTODY_IMBALANCE"), "{text}");
 }
+
+#[test]
+fn coinbase_2021_report_with_currency_named_columns_and_locale_notes() {
+    let (_, report) = import_exact(
+        "real/coinbase/coinbase-2021-eur-columns.csv",
+        &[],
+        &[
+            "1 Coinbase 2021-03-01T18:02:44Z TRANSFER_IN in=0.25 ETH out= fee= value= group=",
+            "2 Coinbase 2021-03-02T10:15:30Z BUY in=0.01006655 BTC out=98.51 EUR fee=1.49 EUR value= group=",
+            "3 Coinbase 2021-04-02T09:30:00Z PROMOTION in=2.5 XLM out= fee=0 EUR value=0.85 EUR group=",
+            "4 Coinbase 2021-04-20T17:42:05Z SELL in=67.68 EUR out=0.0015 BTC fee=1 EUR value= group=",
+            "5 Coinbase 2021-05-12T08:00:11Z SWAP in=318.3483088 XLM out=0.002225 BTC fee=2 EUR value=105.02 EUR group=",
+        ],
+    );
+    assert!(
+        report.contains("  format        coinbase, layout v1 (detected)\n"),
+        "{report}"
+    );
+}
+
+#[test]
+fn coinbase_without_id_eth2_is_eth_and_asset_migration_carries_the_lots() {
+    let (dir, report) = import_exact(
+        "real/coinbase/coinbase-2024-no-id.csv",
+        &[],
+        &[
+            "1 Coinbase 2023-05-20T10:58:00Z DEPOSIT in=1000 EUR out= fee=0 EUR value= group=",
+            "2 Coinbase 2023-05-20T11:00:41Z BUY in=0.17305191 ETH out=294.19 EUR fee=4.44 EUR value= group=",
+            "3 Coinbase 2023-05-20T11:05:02Z BUY in=800 MATIC out=680 EUR fee=10 EUR value= group=",
+            "4 Coinbase 2024-05-03T04:10:55Z STAKING in=0.000371 ETH out= fee=0 EUR value=1.06 EUR group=",
+            "5 Coinbase 2024-09-10T02:00:00Z MIGRATION_SWAP in=800 POL out=800 MATIC fee= value= group=",
+        ],
+    );
+    // Convert ETH → ETH2 and Retail Eth2 Deprecation change nothing.
+    assert!(
+        report.contains("  skipped       2 (internal-movement 2)\n"),
+        "{report}"
+    );
+    let ledger = dir.path().join("ledger.sqlite");
+    // No transmission: ETH → ETH2 is no swap, so no Modelo 100 row and no gain.
+    let tax = stdout(&run(&ledger, &["tax", "2023"]));
+    assert!(
+        tax.contains(" capital gains                           0.00\n"),
+        "{tax}"
+    );
+    assert!(
+        tax.contains(
+            "Modelo 100: virtual currency transmissions (EUR)\n No transmission in the year.\n"
+        ),
+        "{tax}"
+    );
+    let tax = stdout(&run(&ledger, &["tax", "2024"]));
+    assert!(tax.contains(" No transmission in the year.\n"), "{tax}");
+    // One ETH holding (no ETH2), and POL carries the cost of the MATIC it replaced.
+    let portfolio = stdout(&run(&ledger, &["portfolio"]));
+    assert!(!portfolio.contains("ETH2"), "{portfolio}");
+    assert!(!portfolio.contains("MATIC"), "{portfolio}");
+    assert!(
+        portfolio.contains(" ETH     0.17342291           299.69 "),
+        "{portfolio}"
+    );
+    assert!(
+        portfolio.contains(" POL            800           690.00 "),
+        "{portfolio}"
+    );
+}
