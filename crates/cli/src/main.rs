@@ -112,7 +112,7 @@ enum Command {
         after_help = "Example:\n  cartera holdings-at 2024-12-31"
     )]
     HoldingsAt(reports::HoldingsAtArgs),
-    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed).
+    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, import.label_map).
     #[command(
         after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
                             cartera settings set fiscal_timezone Atlantic/Canary\n  \

@@ -1298,11 +1298,11 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     let out = match format.profile {
         Profile::Generic => crate::profiles::generic::read(&mut ctx, &mut records, options),
         Profile::KrakenLedgers => {
-            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout)
+            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout, options)
         }
         Profile::KrakenFutures => crate::profiles::futures::read(&mut ctx, &mut records, &account),
         Profile::Bitvavo => {
-            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout)
+            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout, options)
         }
         Profile::BinanceStatement => {
             crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options)
@@ -1513,6 +1513,7 @@ fn stream_rows(
                 records,
                 &account,
                 format.layout,
+                options,
                 &mut emit,
             )
             .is_err();
@@ -1533,6 +1534,7 @@ fn stream_rows(
             records,
             &account,
             format.layout,
+            options,
             &mut emit,
         ),
         Profile::Coinbase => crate::profiles::coinbase::read_into(

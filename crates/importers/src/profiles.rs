@@ -56,3 +56,36 @@ pub(crate) fn dec_exp(
         }
     }
 }
+
+/// The type the user's label map gives `label` of `profile`, if any.
+pub(crate) fn mapped(
+    options: &crate::model::ImportOptions,
+    profile: crate::model::Profile,
+    label: &str,
+) -> Option<shared_types::SpotTxType> {
+    let id = profile.id();
+    options
+        .label_map
+        .iter()
+        .find(|m| m.profile == id && m.label.eq_ignore_ascii_case(label.trim()))
+        .map(|m| m.tx_type)
+}
+
+/// How to book a label cartera does not read: the `--map` option and the setting.
+pub(crate) fn map_hint(profile: crate::model::Profile, label: &str) -> String {
+    let short = match profile {
+        crate::model::Profile::BinanceStatement => "binance",
+        crate::model::Profile::KrakenLedgers => "kraken",
+        other => other.id(),
+    };
+    let label = label.replace('\'', "");
+    format!(
+        "; to book it, map it to a type: cartera import --map '{short}:{label}=TYPE' (or add it to the setting import.label_map), TYPE one of STAKING, REWARD, AIRDROP, PROMOTION, SPEND, FEE, TRANSFER_IN, TRANSFER_OUT, DEPOSIT, WITHDRAWAL, MINING, FORK"
+    )
+}
+
+/// Whether a mapped type books the row's asset on the out side.
+pub(crate) fn is_out(ty: shared_types::SpotTxType) -> bool {
+    use shared_types::SpotTxType as T;
+    matches!(ty, T::Spend | T::Fee | T::TransferOut | T::Withdrawal)
+}

@@ -206,6 +206,8 @@ pub enum SettingKey {
     IrpfNonCurrencyVirtualAssets,
     /// `modelo_721.last_filed`.
     Modelo721LastFiled,
+    /// `import.label_map`: export labels booked as a chosen type (`binance:Card Cashback=REWARD`).
+    ImportLabelMap,
 }
 
 impl SettingKey {
@@ -219,6 +221,7 @@ impl SettingKey {
         Self::IrpfArt335Warnings,
         Self::IrpfNonCurrencyVirtualAssets,
         Self::Modelo721LastFiled,
+        Self::ImportLabelMap,
     ];
 
     /// The key as users write it.
@@ -232,6 +235,7 @@ impl SettingKey {
             Self::IrpfArt335Warnings => "irpf.art_33_5_warnings",
             Self::IrpfNonCurrencyVirtualAssets => "irpf.non_currency_virtual_assets",
             Self::Modelo721LastFiled => "modelo_721.last_filed",
+            Self::ImportLabelMap => "import.label_map",
         }
     }
 

@@ -213,3 +213,73 @@ fn coinbase_without_id_eth2_is_eth_and_asset_migration_carries_the_lots() {
         "{portfolio}"
     );
 }
+
+#[test]
+fn an_unknown_label_says_how_to_map_it_and_the_map_books_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("statement.csv");
+    std::fs::write(
+        &file,
+        "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n\
+         73521904,2024-03-01 09:00:00,Funding,P2P Trading,USDT,150,\n\
+         73521904,2024-03-02 10:00:00,Spot,Mystery Bonus Drop,BNB,0.01,\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains(&format!(
+            "{path}:2:4: error[unsupported-type] column \"Operation\": binance-statement type \"P2P Trading\" is not supported: the other side of a P2P trade was paid outside Binance and the statement does not state it; record it with the generic format; to book it, map it to a type: cartera import --map 'binance:P2P Trading=TYPE' (or add it to the setting import.label_map), TYPE one of "
+        )),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!(
+            "{path}:3:4: error[unknown-type] column \"Operation\": unknown binance-statement type \"Mystery Bonus Drop\"; to book it, map it to a type: cartera import --map 'binance:Mystery Bonus Drop=TYPE'"
+        )),
+        "{errors}"
+    );
+    // A bad entry is a usage error before any file is read.
+    let bad = run(
+        &ledger,
+        &["import", path, "--map", "binance:P2P Trading=SWAP"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains("error[bad-label-map]: --map \"SWAP\" is not one of DEPOSIT"),
+        "{}",
+        stderr(&bad)
+    );
+    // The setting maps one label, the option the other.
+    let set = run(
+        &ledger,
+        &[
+            "settings",
+            "set",
+            "import.label_map",
+            r#"["binance:Mystery Bonus Drop=PROMOTION"]"#,
+        ],
+    );
+    assert!(set.status.success(), "{}", stderr(&set));
+    let listed = stdout(&run(&ledger, &["settings"]));
+    assert!(
+        listed.contains("import.label_map")
+            && listed.contains(r#"["binance:Mystery Bonus Drop=PROMOTION"]"#),
+        "{listed}"
+    );
+    let output = run(
+        &ledger,
+        &["import", path, "--map", "binance:P2P Trading=TRANSFER_IN"],
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert_eq!(
+        stored_rows(&ledger),
+        [
+            "1 Binance:funding 2024-03-01T09:00:00Z TRANSFER_IN in=150 USDT out= fee= value= group=",
+            "2 Binance:spot 2024-03-02T10:00:00Z PROMOTION in=0.01 BNB out= fee= value= group=",
+        ]
+    );
+}

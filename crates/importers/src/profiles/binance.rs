@@ -53,6 +53,8 @@ enum Op {
     Dust,
     Single(SpotTxType, bool),
     Move,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
 }
 
 fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
@@ -184,11 +186,12 @@ struct Reading<'a> {
     c_ts: usize,
     zone: Zone,
     account: &'a str,
+    options: &'a ImportOptions,
 }
 
 impl<'a> Reading<'a> {
     /// The columns, with a warning per column not read, and the time column and zone.
-    fn new(ctx: &mut Ctx, account: &'a str, layout: &str, options: &ImportOptions) -> Self {
+    fn new(ctx: &mut Ctx, account: &'a str, layout: &str, options: &'a ImportOptions) -> Self {
         let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
         pipeline::ignore_unknown(ctx, &unknown, Profile::BinanceStatement);
         let (c_ts, zone) = if layout == "utc" {
@@ -201,6 +204,7 @@ impl<'a> Reading<'a> {
             c_ts,
             zone,
             account,
+            options,
         }
     }
 
@@ -245,14 +249,16 @@ impl<'a> Reading<'a> {
             );
         }
         let op_label = get(C_OP);
-        let op = match op_of(op_label) {
+        let found = super::mapped(self.options, Profile::BinanceStatement, op_label)
+            .map_or_else(|| op_of(op_label), |ty| Ok(Op::Mapped(ty)));
+        let op = match found {
             found if restricted && found != Ok(Op::Move) => {
                 ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: futures and margin are not supported; record it with the generic format"));
                 None
             }
             Ok(op) => Some(op),
             Err(Some(reason)) => {
-                ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: {reason}; record it with the generic format"));
+                ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: {reason}; record it with the generic format{}", super::map_hint(Profile::BinanceStatement, op_label)));
                 None
             }
             Err(None) => {
@@ -260,7 +266,10 @@ impl<'a> Reading<'a> {
                     line,
                     cols[C_OP],
                     "unknown-type",
-                    format!("unknown binance-statement type \"{op_label}\""),
+                    format!(
+                        "unknown binance-statement type \"{op_label}\"{}",
+                        super::map_hint(Profile::BinanceStatement, op_label)
+                    ),
                 );
                 None
             }
@@ -473,6 +482,19 @@ impl<'r, 'a> Book<'r, 'a> {
         match parsed {
             Parsed::Bad(b, _) => self.bad.push(b),
             Parsed::Row(r) => match r.op {
+                Op::Mapped(ty) => {
+                    let out = super::is_out(ty);
+                    let cols = &self.reading.cols;
+                    single(
+                        ctx,
+                        cols[C_CHANGE],
+                        &r,
+                        ty,
+                        !out,
+                        self.reading.account,
+                        &mut self.drafts,
+                    );
+                }
                 Op::Single(ty, positive) => {
                     let cols = &self.reading.cols;
                     let account = self.reading.account;
@@ -561,7 +583,7 @@ fn groups(
                 ))
                 .or_default()
                 .push(r),
-            Op::Single(..) => {}
+            Op::Single(..) | Op::Mapped(_) => {}
         }
     }
     for ((acct, time), legs) in trades {

@@ -4,7 +4,7 @@ use core_domain::ledger::StatedAmount;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use crate::model::{Profile, SkipReason};
+use crate::model::{ImportOptions, Profile, SkipReason};
 use crate::pipeline::{self, Ctx, Draft, KeyBase, ProfileOutput, SEP};
 use crate::reader::{self, Records};
 use crate::values;
@@ -87,6 +87,8 @@ enum Kind {
     Withdrawal,
     Income,
     Promotion,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
 }
 
 /// Reads the rows into drafts (the whole-file path).
@@ -95,9 +97,12 @@ pub(crate) fn read(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
 ) -> ProfileOutput {
     let mut drafts = Vec::new();
-    read_into(ctx, records, account, layout, &mut |_, d| drafts.push(d));
+    read_into(ctx, records, account, layout, options, &mut |_, d| {
+        drafts.push(d);
+    });
     ProfileOutput {
         drafts,
         futures: Vec::new(),
@@ -111,6 +116,7 @@ pub(crate) fn read_into(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
     let (mut cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
@@ -138,7 +144,9 @@ pub(crate) fn read_into(
         }
         let label = get(C_TYPE);
         let lower = label.to_ascii_lowercase();
+        let mapped = super::mapped(options, Profile::Bitvavo, label);
         let kind = match lower.as_str() {
+            _ if mapped.is_some() => mapped.map(Kind::Mapped),
             "buy" => Some(Kind::Buy),
             "sell" => Some(Kind::Sell),
             "deposit" => Some(Kind::Deposit),
@@ -158,9 +166,10 @@ pub(crate) fn read_into(
                     }
                     _ => None,
                 };
+                let hint = super::map_hint(Profile::Bitvavo, label);
                 match reason {
-                    Some(r) => ctx.err(line, cols[C_TYPE], "unsupported-type", format!("bitvavo type \"{label}\" is not supported: {r}; record it with the generic format")),
-                    None => ctx.err(line, cols[C_TYPE], "unknown-type", format!("unknown bitvavo type \"{label}\"")),
+                    Some(r) => ctx.err(line, cols[C_TYPE], "unsupported-type", format!("bitvavo type \"{label}\" is not supported: {r}; record it with the generic format{hint}")),
+                    None => ctx.err(line, cols[C_TYPE], "unknown-type", format!("unknown bitvavo type \"{label}\"{hint}")),
                 }
                 None
             }
@@ -276,10 +285,11 @@ pub(crate) fn read_into(
         else {
             return;
         };
-        let positive = matches!(
-            kind,
-            Kind::Buy | Kind::Deposit | Kind::Income | Kind::Promotion
-        );
+        let positive = match kind {
+            Kind::Mapped(ty) => !super::is_out(ty),
+            Kind::Buy | Kind::Deposit | Kind::Income | Kind::Promotion => true,
+            Kind::Sell | Kind::Withdrawal => false,
+        };
         if amount.is_zero() {
             ctx.err(
                 line,
@@ -457,6 +467,15 @@ pub(crate) fn read_into(
                     SpotTxType::TransferIn
                 };
                 d.inflow = Some(pipeline::amount(currency, qty));
+            }
+            Kind::Mapped(ty) => {
+                d.ty = ty;
+                let side = Some(pipeline::amount(currency, qty));
+                if positive {
+                    d.inflow = side;
+                } else {
+                    d.outflow = side;
+                }
             }
             Kind::Income | Kind::Promotion => {
                 d.ty = match kind {

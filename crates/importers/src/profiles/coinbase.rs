@@ -264,7 +264,10 @@ fn convert(notes: &str, qty: Decimal) -> Option<(Decimal, Asset, Decimal, Asset)
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Trade { buy: bool, advanced: bool },
+    Trade {
+        buy: bool,
+        advanced: bool,
+    },
     Convert,
     In,
     Out,
@@ -273,6 +276,8 @@ enum Kind {
     Move(&'static str, &'static str),
     Deprecation,
     Migration,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
 }
 
 /// One leg of an `Asset Migration` (`MATIC −800`), waiting for the other leg, which the
@@ -437,10 +442,12 @@ pub(crate) fn read_into(
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
         let label = get(C_TYPE);
-        let kind = match kind(label) {
+        let found = super::mapped(options, Profile::Coinbase, label)
+            .map_or_else(|| kind(label), |ty| Ok(Kind::Mapped(ty)));
+        let kind = match found {
             Ok(k) => Some(k),
             Err(Some(reason)) => {
-                ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: {reason}; record it with the generic format"));
+                ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: {reason}; record it with the generic format{}", super::map_hint(Profile::Coinbase, label)));
                 None
             }
             Err(None) => {
@@ -448,7 +455,10 @@ pub(crate) fn read_into(
                     line,
                     s(C_TYPE),
                     "unknown-type",
-                    format!("unknown coinbase type \"{label}\""),
+                    format!(
+                        "unknown coinbase type \"{label}\"{}",
+                        super::map_hint(Profile::Coinbase, label)
+                    ),
                 );
                 None
             }
@@ -916,6 +926,46 @@ pub(crate) fn read_into(
                 i.inflow = Some(own);
                 i.fee = None;
                 extra = Some(i);
+            }
+            Kind::Mapped(ty) => {
+                let out = super::is_out(ty);
+                if signed && signed_qty.is_some_and(|q| q.is_sign_negative()) != out {
+                    let word = if out { "negative" } else { "positive" };
+                    ctx.err(
+                        line,
+                        s(C_QTY),
+                        "sign-mismatch",
+                        format!("\"{label}\" rows must have a {word} amount"),
+                    );
+                    return;
+                }
+                d.ty = ty;
+                d.fee = fee_pair;
+                if out {
+                    d.outflow = Some(own);
+                } else {
+                    d.inflow = Some(own);
+                }
+                let income = matches!(
+                    ty,
+                    SpotTxType::Staking
+                        | SpotTxType::Reward
+                        | SpotTxType::Airdrop
+                        | SpotTxType::Promotion
+                        | SpotTxType::Mining
+                        | SpotTxType::Fork
+                );
+                let value = if income {
+                    total.and_then(|t| values::sub(t, f))
+                } else if ty == SpotTxType::Spend {
+                    total.and_then(|t| values::add(t, f))
+                } else {
+                    None
+                };
+                d.fiat_value = value.map(|amount| StatedAmount {
+                    amount,
+                    currency: cur,
+                });
             }
             Kind::Deprecation | Kind::Migration => return,
         }

@@ -7,7 +7,7 @@ use csv::ByteRecord;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use crate::model::{Profile, SkipReason, Zone};
+use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::ops;
 use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, ReadWhole, SEP};
 use crate::reader::{self, Records};
@@ -92,6 +92,8 @@ enum Class {
     MoveLeg,
     EarnEmpty,
     FuturesMove,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
     Done,
 }
 
@@ -169,12 +171,21 @@ pub(crate) fn read(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
 ) -> ProfileOutput {
     let (cols, has_wallet) = columns(ctx, layout);
     let mut rows: Vec<Row> = Vec::new();
     let mut txids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
-        if let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) {
+        if let Some(row) = parse_row(
+            ctx,
+            &cols,
+            (has_wallet, options),
+            account,
+            &mut txids,
+            line,
+            rec,
+        ) {
             rows.push(row);
         }
     });
@@ -207,7 +218,7 @@ fn columns(ctx: &mut Ctx, layout: &str) -> (Vec<Option<usize>>, bool) {
 fn parse_row(
     ctx: &mut Ctx,
     cols: &[Option<usize>],
-    has_wallet: bool,
+    (has_wallet, options): (bool, &ImportOptions),
     account: &str,
     txids: &mut crate::values::FastMap<String, u64>,
     line: u64,
@@ -326,7 +337,15 @@ fn parse_row(
         );
         return Some(row);
     }
-    row.class = classify(ctx, cols, &row);
+    let label = if row.subtype.is_empty() {
+        row.ty.clone()
+    } else {
+        format!("{} {}", row.ty, row.subtype)
+    };
+    row.class = match super::mapped(options, Profile::KrakenLedgers, &label) {
+        Some(ty) => Class::Mapped(ty),
+        None => classify(ctx, cols, &row),
+    };
     Some(row)
 }
 
@@ -342,6 +361,7 @@ pub(crate) fn read_into(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) -> Result<(), ReadWhole> {
     let (cols, has_wallet) = columns(ctx, layout);
@@ -365,7 +385,15 @@ pub(crate) fn read_into(
         }
     };
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
-        let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) else {
+        let Some(row) = parse_row(
+            ctx,
+            &cols,
+            (has_wallet, options),
+            account,
+            &mut txids,
+            line,
+            rec,
+        ) else {
             return;
         };
         if let Some(t) = row.time {
@@ -391,6 +419,7 @@ pub(crate) fn read_into(
         }
         match row.class {
             Class::Single => single(ctx, &cols, &row, account, &mut drafts, None),
+            Class::Mapped(ty) => single(ctx, &cols, &row, account, &mut drafts, Some(ty)),
             Class::FuturesMove => futures_move(ctx, &cols, &row, account, &mut drafts),
             Class::MoveLeg | Class::EarnEmpty => held.push(row),
             Class::Group(_) => {
@@ -549,7 +578,12 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
                 r.line,
                 cols[C_SUBTYPE],
                 "unknown-type",
-                format!("unknown kraken-ledgers type \"{} {}\"", r.ty, r.subtype),
+                format!(
+                    "unknown kraken-ledgers type \"{} {}\"{}",
+                    r.ty,
+                    r.subtype,
+                    super::map_hint(Profile::KrakenLedgers, &format!("{} {}", r.ty, r.subtype))
+                ),
             );
             Class::Done
         }
@@ -558,7 +592,11 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
                 r.line,
                 cols[C_TYPE],
                 "unknown-type",
-                format!("unknown kraken-ledgers type \"{}\"", r.ty),
+                format!(
+                    "unknown kraken-ledgers type \"{}\"{}",
+                    r.ty,
+                    super::map_hint(Profile::KrakenLedgers, &r.ty)
+                ),
             );
             Class::Done
         }
@@ -573,8 +611,12 @@ fn singles(
     account: &str,
     drafts: &mut Vec<Draft>,
 ) {
-    for r in rows.iter().filter(|r| r.class == Class::Single) {
-        single(ctx, cols, r, account, drafts, None);
+    for r in rows {
+        match r.class {
+            Class::Single => single(ctx, cols, r, account, drafts, None),
+            Class::Mapped(ty) => single(ctx, cols, r, account, drafts, Some(ty)),
+            _ => {}
+        }
     }
 }
 

@@ -82,6 +82,8 @@ pub enum SettingValue {
     NonCurrencyVirtualAssets(BTreeSet<Asset>),
     /// `modelo_721.last_filed` (`null` clears it).
     Modelo721LastFiled(Option<Modelo721Filed>),
+    /// `import.label_map`: `PROFILE:LABEL=TYPE` entries, in the order given.
+    LabelMap(Vec<shared_types::LabelMapping>),
 }
 
 /// Parses and validates the JSON text of `key` (the rules of `irpf.md` §1 that do not need the
@@ -193,6 +195,28 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
                 .collect::<UseCaseResult<BTreeSet<Asset>>>()?;
             SettingValue::NonCurrencyVirtualAssets(set)
         }
+        SettingKey::ImportLabelMap => {
+            let items = value.as_array().ok_or_else(|| {
+                invalid(
+                    key,
+                    "must be a list of \"PROFILE:LABEL=TYPE\" strings such as \"binance:Card Cashback=REWARD\"",
+                )
+            })?;
+            let mut entries: Vec<shared_types::LabelMapping> = Vec::new();
+            for item in items {
+                let text = item.as_str().ok_or_else(|| {
+                    invalid(key, "every item must be a \"PROFILE:LABEL=TYPE\" string")
+                })?;
+                let entry = shared_types::LabelMapping::parse(text).map_err(|e| invalid(key, e))?;
+                if entries.iter().any(|e| {
+                    e.profile == entry.profile && e.label.eq_ignore_ascii_case(&entry.label)
+                }) {
+                    return Err(invalid(key, format!("{text:?} maps a label mapped before")));
+                }
+                entries.push(entry);
+            }
+            SettingValue::LabelMap(entries)
+        }
         SettingKey::Modelo721LastFiled => {
             if value.is_null() {
                 SettingValue::Modelo721LastFiled(None)
@@ -248,6 +272,9 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
                 .map(|a| Value::String(a.as_str().to_owned()))
                 .collect(),
         ),
+        SettingValue::LabelMap(entries) => {
+            Value::Array(entries.iter().map(|e| Value::String(e.to_text())).collect())
+        }
         SettingValue::Modelo721LastFiled(None) => Value::Null,
         SettingValue::Modelo721LastFiled(Some(f)) => {
             serde_json::json!({"total": num::fiat(f.total), "year": f.year})
@@ -262,7 +289,9 @@ pub fn default_text(key: SettingKey) -> &'static str {
         SettingKey::FiscalTimezone => "\"Europe/Madrid\"",
         SettingKey::DisplayCurrency => "\"EUR\"",
         SettingKey::IrpfStartYear => "year of the earliest row",
-        SettingKey::IrpfDeclaredCarryForwards | SettingKey::IrpfNonCurrencyVirtualAssets => "[]",
+        SettingKey::IrpfDeclaredCarryForwards
+        | SettingKey::IrpfNonCurrencyVirtualAssets
+        | SettingKey::ImportLabelMap => "[]",
         SettingKey::IrpfGeneralAbsorption => "{}",
         SettingKey::IrpfArt335Warnings => "false",
         SettingKey::Modelo721LastFiled => "null",
@@ -284,8 +313,21 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
                 settings.irpf.non_currency_virtual_assets = s;
             }
             SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
+            // Read by the import alone (`label_map`).
+            SettingValue::LabelMap(_) => {}
         }
     }
     settings.irpf.fiscal_timezone = settings.fiscal_timezone;
     Ok(settings)
+}
+
+/// The stored `import.label_map` entries (none when unset).
+pub fn label_map(store: &dyn SettingsStore) -> UseCaseResult<Vec<shared_types::LabelMapping>> {
+    match store.setting(SettingKey::ImportLabelMap)? {
+        None => Ok(Vec::new()),
+        Some(text) => match parse_value(SettingKey::ImportLabelMap, &text)? {
+            SettingValue::LabelMap(entries) => Ok(entries),
+            _ => Ok(Vec::new()),
+        },
+    }
 }
