@@ -15,6 +15,8 @@ use crate::model::{
 use crate::reader::{self, Decoded, Header, Records};
 use crate::values::{self, NumError};
 
+mod hints;
+
 pub(crate) const SEP: char = '\u{1f}';
 
 pub(crate) const GENERIC_COLUMNS: [&str; 14] = [
@@ -274,6 +276,42 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
         ],
         "a Coinbase Exchange (Pro) fills export",
         "convert it to the generic format",
+    ),
+    (
+        &[
+            "Date(UTC)",
+            "Market",
+            "Type",
+            "Price",
+            "Amount",
+            "Total",
+            "Fee",
+            "Fee Coin",
+        ],
+        "a Binance trade history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export)",
+    ),
+    (
+        &["Date(UTC)", "Pair", "Order Price", "Order Amount"],
+        "a Binance order history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export)",
+    ),
+    (
+        &["Date(UTC)", "Coin", "Network", "Amount", "TXID"],
+        "a Binance deposit or withdrawal history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export), which also has trades and Earn",
+    ),
+    (
+        &[
+            "portfolio",
+            "type",
+            "time",
+            "amount",
+            "balance",
+            "amount/balance unit",
+        ],
+        "a Coinbase Exchange (Pro) account statement",
+        "convert it to the generic format, or download the Coinbase transaction history report for your Coinbase account",
     ),
     (
         &["date", "symbol", "close", "currency"],
@@ -1229,7 +1267,10 @@ fn start_records<'a>(
     let peeked = records.peek(10);
     let (index, header, format) = match detect(&peeked, options.format) {
         Ok(found) => found,
-        Err(f) => {
+        Err(mut f) => {
+            if f.code == "header-not-found" && f.message == reader::NO_HEADER {
+                hints::header_not_found(&mut f, &records.peek(hints::LOOK_AHEAD));
+            }
             result.findings.push(f);
             return Start::Done(result, Some(records));
         }

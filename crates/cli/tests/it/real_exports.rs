@@ -283,3 +283,79 @@ fn an_unknown_label_says_how_to_map_it_and_the_map_books_it() {
         ]
     );
 }
+
+/// Imports `text` written to a file named `name`; returns (stderr, exit code, file path).
+fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join(name);
+    std::fs::write(&file, text).unwrap();
+    let path = file.to_str().unwrap().to_owned();
+    let output = run(&ledger, &["import", &path]);
+    (stderr(&output), output.status.code(), path)
+}
+
+#[test]
+fn header_not_found_leads_somewhere() {
+    // A known export cartera does not read says which one and what to download instead.
+    let (errors, code, path) = reject(
+        "orders.csv",
+        "Date(UTC),OrderNo,Pair,Type,Side,Order Price,Order Amount,Time,Executed,Average Price,Trading total,Status\n\
+         2024-01-08 10:05:33,1234567,BTCEUR,LIMIT,BUY,41500,0.00361,2024-01-08 10:05:33,0.00361BTC,41500,149.815EUR,FILLED\n",
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        errors,
+        format!(
+            "{path}:1:1: error[header-not-found] column \"Date(UTC)\": this is a Binance order history; export the \"Transaction History\" statement instead (Wallet, Transaction History, Export)\n{path}: rejected: nothing was written\n"
+        )
+    );
+    // A header below a long preamble: where it starts.
+    let mut text = "note\n".repeat(12);
+    text.push_str("Timezone,Date,Time,Type,Currency,Amount,Quote Currency,Quote Price,Received / Paid Currency,Received / Paid Amount,Fee currency,Fee amount,Status,Transaction ID,Address\n");
+    let (errors, _, path) = reject("bitvavo.csv", &text);
+    assert_eq!(
+        errors,
+        format!(
+            "{path}:1:1: error[header-not-found] column \"note\": no supported header in the first 10 records, but a header of bitvavo layout current starts on line 13; delete the lines above it and import the file again\n{path}: rejected: nothing was written\n"
+        )
+    );
+    // A column renamed by a spreadsheet: the closest layout and what it lacks; the
+    // disclaimer sentence above it is never quoted as a column.
+    let (errors, _, path) = reject(
+        "statement.csv",
+        "\"You can use this transaction report to inform your likely tax obligations. For final tax obligations, please consult your tax advisor.\"\n\
+         User_ID,UTC_Time,Account,Operation,Coin,Amount,Remark\n\
+         73521904,2024-01-08 10:02:11,Spot,Deposit,EUR,200,\n",
+    );
+    assert_eq!(
+        errors,
+        format!(
+            "{path}:2:1: error[header-not-found] column \"User_ID\": no supported header in the first 10 records; line 2 comes closest to binance-statement layout utc, which also needs \"Change\"; name the format with --format or use the generic format\n{path}: rejected: nothing was written\n"
+        )
+    );
+    let (errors, _, path) = reject(
+        "disclaimer.csv",
+        "\"You can use this transaction report to inform your likely tax obligations. For final tax obligations, please consult your tax advisor.\"\nsomething,else\n",
+    );
+    assert!(
+        errors.starts_with(&format!("{path}:1:1: error[header-not-found] column \"-\": no supported header in the first 10 records; name the format")),
+        "{errors}"
+    );
+}
+
+#[test]
+fn a_lone_asset_migration_leg_says_to_export_all_assets() {
+    let (errors, code, path) = reject(
+        "pol.csv",
+        "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n\
+         66e0a1b2c3d4e5f6a7b8c9d0,2024-09-10 02:00:00 UTC,Asset Migration,POL,800,EUR,€0.37,€296.00,€296.00,€0.00,\n",
+    );
+    assert_eq!(code, Some(1));
+    assert_eq!(
+        errors,
+        format!(
+            "{path}:2:3: error[incomplete-group] column \"Transaction Type\": operation Asset Migration 2024-09-10 02:00:00 UTC has no out leg: the report holds only the POL side of this token migration; download the report for all assets (not one asset) and import that file\n{path}: rejected: nothing was written; --skip-invalid imports the valid rows and reports the invalid ones (1)\n"
+        )
+    );
+}
