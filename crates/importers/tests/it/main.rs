@@ -16,6 +16,7 @@ mod generic;
 mod kraken;
 mod properties;
 mod rates_prices;
+mod real_shapes;
 mod snapshots;
 mod streaming;
 
