@@ -438,6 +438,16 @@ pub(crate) fn read_into(
     let signed = v4 || layout == "v4-no-id";
     let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     let mut held: Option<MigrationLeg> = None;
+    // A `Send` of ETH2 or a `Receive` of ETH, waiting for the other half of the ETH2 → ETH
+    // switch that the report writes as such a pair at one instant (D-99).
+    let mut held_eth2: Option<(Draft, bool, Decimal)> = None;
+    let flush_eth2 = |ctx: &mut Ctx,
+                      held_eth2: &mut Option<(Draft, bool, Decimal)>,
+                      emit: &mut dyn FnMut(&mut Ctx, Draft)| {
+        if let Some((d, _, _)) = held_eth2.take() {
+            emit(ctx, d);
+        }
+    };
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
@@ -645,6 +655,7 @@ pub(crate) fn read_into(
                         values::norm(in_leg.qty),
                         in_leg.asset
                     );
+                    flush_eth2(ctx, &mut held_eth2, emit);
                     emit(ctx, m);
                 }
                 other => {
@@ -819,6 +830,7 @@ pub(crate) fn read_into(
                     }
                     d.ty = SpotTxType::Fee;
                     d.outflow = Some(pipeline::amount(cur, f));
+                    flush_eth2(ctx, &mut held_eth2, emit);
                     emit(ctx, d);
                     return;
                 }
@@ -978,11 +990,28 @@ pub(crate) fn read_into(
         ) {
             return;
         }
+        let send_eth2 = kind == Kind::Out && asset_text.eq_ignore_ascii_case("ETH2");
+        let receive_eth = kind == Kind::In && asset_text.eq_ignore_ascii_case("ETH");
+        if let Some((h, h_send, h_qty)) = held_eth2.take() {
+            if (send_eth2 || receive_eth)
+                && h_send != send_eth2
+                && h_qty == qty
+                && h.timestamp == d.timestamp
+            {
+                return ctx.skip(SkipReason::InternalMovement, 2);
+            }
+            emit(ctx, h);
+        }
+        if send_eth2 || receive_eth {
+            held_eth2 = Some((d, send_eth2, qty));
+            return;
+        }
         emit(ctx, d);
         if let Some(extra) = extra {
             emit(ctx, extra);
         }
     });
+    flush_eth2(ctx, &mut held_eth2, emit);
     if let Some(lone) = held {
         lone.lost(ctx);
     }
