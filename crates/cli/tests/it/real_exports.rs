@@ -360,3 +360,19 @@ fn a_lone_asset_migration_leg_says_to_export_all_assets() {
         )
     );
 }
+
+#[test]
+fn an_unknown_binance_account_says_what_is_read_and_how_to_go_on() {
+    let (errors, code, path) = reject(
+        "options.csv",
+        "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n\
+         73521904,2024-03-01 09:00:00,Options,Premium Received,USDT,5,\n",
+    );
+    assert_eq!(code, Some(1));
+    assert!(
+        errors.starts_with(&format!(
+            "{path}:2:3: error[unknown-account] column \"Account\": unknown Binance account \"Options\"; cartera reads the accounts Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts): record this row with the generic format, or import the file with --skip-invalid to leave it out\n"
+        )),
+        "{errors}"
+    );
+}

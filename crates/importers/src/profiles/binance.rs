@@ -245,7 +245,9 @@ impl<'a> Reading<'a> {
                 line,
                 cols[C_ACCOUNT],
                 "unknown-account",
-                format!("unknown Binance account \"{account_label}\""),
+                format!(
+                    "unknown Binance account \"{account_label}\"; cartera reads the accounts Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts): record this row with the generic format, or import the file with --skip-invalid to leave it out"
+                ),
             );
         }
         let op_label = get(C_OP);
