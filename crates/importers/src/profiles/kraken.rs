@@ -337,12 +337,19 @@ fn parse_row(
         );
         return Some(row);
     }
-    let label = if row.subtype.is_empty() {
-        row.ty.clone()
+    // The label is spelled out only when there is a map to look it up in (a hot path).
+    let mapped = if options.label_map.is_empty() {
+        None
+    } else if row.subtype.is_empty() {
+        super::mapped(options, Profile::KrakenLedgers, &row.ty)
     } else {
-        format!("{} {}", row.ty, row.subtype)
+        super::mapped(
+            options,
+            Profile::KrakenLedgers,
+            &format!("{} {}", row.ty, row.subtype),
+        )
     };
-    row.class = match super::mapped(options, Profile::KrakenLedgers, &label) {
+    row.class = match mapped {
         Some(ty) => Class::Mapped(ty),
         None => classify(ctx, cols, &row),
     };
