@@ -47,11 +47,19 @@ pub(crate) struct ImportArgs {
     /// Run every stage, including duplicate detection, and write nothing.
     #[arg(long)]
     dry_run: bool,
+    /// Book an export label as a type (repeatable), before the setting import.label_map:
+    /// 'binance:Card Cashback=REWARD'; profiles binance, bitvavo, coinbase, kraken.
+    #[arg(long = "map", value_name = "PROFILE:LABEL=TYPE")]
+    map: Vec<String>,
 }
 
 pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Result<Outcome> {
-    let options = options(args)?;
+    let mut options = options(args)?;
     let mut store = ledger_path::open_for_write(ledger)?;
+    // The setting's entries come after --map's, which therefore win.
+    options
+        .label_map
+        .extend(use_cases::queries::settings::label_map(&*store)?);
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         reports.push(import_one(&mut store, file, &options, args));
@@ -72,6 +80,16 @@ pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
         account: args.account.clone(),
         timezone,
         assume_fiat_quote: args.assume_fiat_quote,
+        label_map: args
+            .map
+            .iter()
+            .map(|text| {
+                shared_types::LabelMapping::parse(text).map_err(|reason| UsageError {
+                    code: "bad-label-map",
+                    reason: format!("--map {reason}"),
+                })
+            })
+            .collect::<Result<_, _>>()?,
     };
     if let Some(account) = &options.account
         && account.trim().is_empty()
@@ -476,6 +494,9 @@ pub(crate) fn import_log(
     }
     if let Some(zone) = &args.timezone {
         options.extend(["--timezone".to_owned(), zone.clone()]);
+    }
+    for entry in &args.map {
+        options.extend(["--map".to_owned(), entry.clone()]);
     }
     for (flag, on) in [
         ("--assume-fiat-quote", args.assume_fiat_quote),

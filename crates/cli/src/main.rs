@@ -122,7 +122,7 @@ enum Command {
         after_help = "Example:\n  cartera holdings-at 2024-12-31"
     )]
     HoldingsAt(reports::HoldingsAtArgs),
-    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, llm.*).
+    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, import.label_map, llm.*).
     #[command(
         after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
                             cartera settings set fiscal_timezone Atlantic/Canary\n  \

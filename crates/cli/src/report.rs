@@ -148,6 +148,11 @@ impl FileReport {
             diag!("{}", finding.render(&self.file));
         }
         let line = match self.outcome {
+            // Row errors only: --skip-invalid would write the rest (imports.md §1.15).
+            Some(FileResult::Rejected) if self.invalid_rows > 0 => format!(
+                "rejected: nothing was written; --skip-invalid imports the valid rows and reports the invalid ones ({})",
+                self.invalid_rows
+            ),
             Some(FileResult::Rejected) => "rejected: nothing was written".to_owned(),
             Some(FileResult::ImportedWithInvalidRows) => {
                 format!(

@@ -256,6 +256,9 @@ pub struct ImportOptions {
     pub timezone: Option<Zone>,
     /// `--assume-fiat-quote` (coinbase only).
     pub assume_fiat_quote: bool,
+    /// The user's label map (`--map` and the setting `import.label_map`): a label it names
+    /// is booked as its type, whatever cartera would read otherwise.
+    pub label_map: Vec<shared_types::LabelMapping>,
 }
 
 /// Profile and layout of a read file.

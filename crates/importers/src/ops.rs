@@ -157,7 +157,9 @@ pub(crate) fn sides(
                     lines,
                     col,
                     "incomplete-group",
-                    &format!("operation {key_text} has no {word} leg"),
+                    &format!(
+                        "operation {key_text} has no {word} leg; if the export was made for one asset only, export it again for all assets"
+                    ),
                 );
                 return None;
             }

@@ -15,6 +15,8 @@ use crate::model::{
 use crate::reader::{self, Decoded, Header, Records};
 use crate::values::{self, NumError};
 
+mod hints;
+
 pub(crate) const SEP: char = '\u{1f}';
 
 pub(crate) const GENERIC_COLUMNS: [&str; 14] = [
@@ -119,6 +121,16 @@ const DEFS: &[Def] = &[
                     "Fees",
                 ],
             ),
+            // The v4 columns without `ID` (D-99); a header with `ID` is v4.
+            (
+                "v4-no-id",
+                &[
+                    "Price Currency",
+                    "Price at Transaction",
+                    "Total (inclusive of fees and/or spread)",
+                    "Fees and/or Spread",
+                ],
+            ),
         ],
         exactly_one: true,
     },
@@ -158,14 +170,15 @@ const DEFS: &[Def] = &[
     Def {
         profile: Profile::KrakenLedgers,
         required: &[
-            "txid", "refid", "time", "type", "subtype", "aclass", "asset", "amount", "fee",
-            "balance",
+            "txid", "refid", "time", "type", "aclass", "asset", "amount", "fee", "balance",
         ],
         forbidden: &["uid", "position uid"],
+        // `L09`: the ledgers exported before the `subtype` column (late 2020 and earlier).
         layouts: &[
-            ("L12", &["subclass", "wallet"]),
-            ("L11", &["wallet"]),
-            ("L10", &[]),
+            ("L12", &["subtype", "subclass", "wallet"]),
+            ("L11", &["subtype", "wallet"]),
+            ("L10", &["subtype"]),
+            ("L09", &[]),
         ],
         exactly_one: false,
     },
@@ -191,18 +204,25 @@ fn has(cells: &[String], name: &str) -> bool {
 /// `Some(Ok(layout))` when the profile matches with one layout, `Some(Err(()))` when it
 /// matches but its layouts do not resolve, `None` when it does not match.
 fn layout_of(d: &Def, cells: &[String], check_forbidden: bool) -> Option<Result<&'static str, ()>> {
+    if d.profile == Profile::Coinbase && crate::profiles::coinbase::currency_named(cells).is_some()
+    {
+        return Some(Ok("v1"));
+    }
     if !d.required.iter().all(|r| has(cells, r)) {
         return None;
     }
     if check_forbidden && d.forbidden.iter().any(|f| has(cells, f)) {
         return None;
     }
-    let matching: Vec<&'static str> = d
+    let mut matching: Vec<&'static str> = d
         .layouts
         .iter()
         .filter(|(_, extra)| extra.iter().all(|e| has(cells, e)))
         .map(|(name, _)| *name)
         .collect();
+    if matching.contains(&"v4") {
+        matching.retain(|l| *l != "v4-no-id");
+    }
     if d.exactly_one {
         Some(if matching.len() == 1 {
             Ok(matching[0])
@@ -263,6 +283,42 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
         ],
         "a Coinbase Exchange (Pro) fills export",
         "convert it to the generic format",
+    ),
+    (
+        &[
+            "Date(UTC)",
+            "Market",
+            "Type",
+            "Price",
+            "Amount",
+            "Total",
+            "Fee",
+            "Fee Coin",
+        ],
+        "a Binance trade history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export)",
+    ),
+    (
+        &["Date(UTC)", "Pair", "Order Price", "Order Amount"],
+        "a Binance order history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export)",
+    ),
+    (
+        &["Date(UTC)", "Coin", "Network", "Amount", "TXID"],
+        "a Binance deposit or withdrawal history",
+        "export the \"Transaction History\" statement instead (Wallet, Transaction History, Export), which also has trades and Earn",
+    ),
+    (
+        &[
+            "portfolio",
+            "type",
+            "time",
+            "amount",
+            "balance",
+            "amount/balance unit",
+        ],
+        "a Coinbase Exchange (Pro) account statement",
+        "convert it to the generic format, or download the Coinbase transaction history report for your Coinbase account",
     ),
     (
         &["date", "symbol", "close", "currency"],
@@ -1271,7 +1327,10 @@ fn start_records<'a>(
     let peeked = records.peek(10);
     let (index, header, format) = match detect(&peeked, options.format) {
         Ok(found) => found,
-        Err(f) => {
+        Err(mut f) => {
+            if f.code == "header-not-found" && f.message == reader::NO_HEADER {
+                hints::header_not_found(&mut f, &records.peek(hints::LOOK_AHEAD));
+            }
             result.findings.push(records.oversized(None).unwrap_or(f));
             return Start::Done(result, Some(records));
         }
@@ -1351,11 +1410,11 @@ pub(crate) fn run(bytes: &[u8], options: &ImportOptions) -> ImportResult {
     let out = match format.profile {
         Profile::Generic => crate::profiles::generic::read(&mut ctx, &mut records, options),
         Profile::KrakenLedgers => {
-            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout)
+            crate::profiles::kraken::read(&mut ctx, &mut records, &account, format.layout, options)
         }
         Profile::KrakenFutures => crate::profiles::futures::read(&mut ctx, &mut records, &account),
         Profile::Bitvavo => {
-            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout)
+            crate::profiles::bitvavo::read(&mut ctx, &mut records, &account, format.layout, options)
         }
         Profile::BinanceStatement => {
             crate::profiles::binance::read(&mut ctx, &mut records, &account, format.layout, options)
@@ -1594,6 +1653,7 @@ fn stream_rows(
                 records,
                 &account,
                 format.layout,
+                options,
                 &mut emit,
             )
             .is_err();
@@ -1614,6 +1674,7 @@ fn stream_rows(
             records,
             &account,
             format.layout,
+            options,
             &mut emit,
         ),
         Profile::Coinbase => crate::profiles::coinbase::read_into(

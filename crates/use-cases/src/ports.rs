@@ -212,6 +212,8 @@ pub enum SettingKey {
     LlmModel,
     /// `prices.provider_markets`: the user's market per asset and price provider (`cartera sync`).
     PricesProviderMarkets,
+    /// `import.label_map`: export labels booked as a chosen type (`binance:Card Cashback=REWARD`).
+    ImportLabelMap,
 }
 
 impl SettingKey {
@@ -228,6 +230,7 @@ impl SettingKey {
         Self::LlmEndpoint,
         Self::LlmModel,
         Self::PricesProviderMarkets,
+        Self::ImportLabelMap,
     ];
 
     /// The key as users write it.
@@ -244,6 +247,7 @@ impl SettingKey {
             Self::LlmEndpoint => "llm.endpoint",
             Self::LlmModel => "llm.model",
             Self::PricesProviderMarkets => "prices.provider_markets",
+            Self::ImportLabelMap => "import.label_map",
         }
     }
 

@@ -139,7 +139,7 @@ fn ac_11_a_margin_row_rejects_the_file_unless_skip_invalid() {
     assert_eq!(
         stderr(&output),
         format!(
-            "{name}:6:4: error[unsupported-type] column \"type\": kraken-ledgers type \"margin\" is not supported: margin trading is not supported; record it with the generic format\n{name}: rejected: nothing was written\n"
+            "{name}:6:4: error[unsupported-type] column \"type\": kraken-ledgers type \"margin\" is not supported: margin trading is not supported; record it with the generic format\n{name}: rejected: nothing was written; --skip-invalid imports the valid rows and reports the invalid ones (1)\n"
         )
     );
     assert_eq!(counts(&ledger), before);
@@ -366,7 +366,7 @@ fn ac_46_one_bad_line_in_a_thousand_rows() {
     assert_eq!(
         stderr(&output),
         format!(
-            "{name}:901:7: error[negative-not-allowed] column \"out_amount\": \"-5\" must not be negative\n{name}: rejected: nothing was written\n"
+            "{name}:901:7: error[negative-not-allowed] column \"out_amount\": \"-5\" must not be negative\n{name}: rejected: nothing was written; --skip-invalid imports the valid rows and reports the invalid ones (1)\n"
         )
     );
     assert_eq!(counts(&ledger), before);

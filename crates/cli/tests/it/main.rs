@@ -18,6 +18,7 @@ mod import_limits;
 mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;
+mod real_exports;
 mod reliability;
 mod reports;
 mod storage;

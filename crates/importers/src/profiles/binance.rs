@@ -53,6 +53,8 @@ enum Op {
     Dust,
     Single(SpotTxType, bool),
     Move,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
 }
 
 fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
@@ -62,7 +64,7 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         "sell" | "transaction sold" | "transaction revenue" => Op::Trade(TradeLeg::Sell),
         "transaction related" => Op::Trade(TradeLeg::Related),
         "fee" | "transaction fee" => Op::Trade(TradeLeg::Fee),
-        "binance convert" | "large otc trading" => Op::Convert(false),
+        "binance convert" | "large otc trading" | "auto-invest transaction" => Op::Convert(false),
         "token swap - redenomination/rebranding" => Op::Convert(true),
         "small assets exchange bnb" => Op::Dust,
         "deposit" | "fiat deposit" => Op::Single(SpotTxType::Deposit, true),
@@ -78,6 +80,8 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         | "savings interest"
         | "savings distribution"
         | "launchpool interest"
+        | "launchpool earnings withdrawal"
+        | "pool distribution"
         | "bnb vault rewards" => Op::Single(SpotTxType::Reward, true),
         "airdrop assets"
         | "launchpool airdrop"
@@ -91,9 +95,16 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         | "referrer rebates"
         | "cash voucher distribution"
         | "campaign related reward"
-        | "binance card cashback" => Op::Single(SpotTxType::Promotion, true),
+        | "commission fee shared with you"
+        | "mission reward distribution"
+        | "binance card cashback"
+        | "card cashback"
+        | "cashback voucher" => Op::Single(SpotTxType::Promotion, true),
         "binance card spending" => Op::Single(SpotTxType::Spend, false),
         "transfer between main and funding wallet"
+        | "main and funding account transfer"
+        | "transfer funds to spot"
+        | "transfer funds to funding wallet"
         | "transfer between spot account and um futures account"
         | "transfer between spot account and cm futures account"
         | "transfer between main account/futures and margin account"
@@ -111,6 +122,11 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         | "staking redemption"
         | "launchpool subscription/redemption" => Op::Move,
         "distribution" => return Err(Some("a fork and an airdrop cannot be told apart")),
+        "p2p trading" => {
+            return Err(Some(
+                "the other side of a P2P trade was paid outside Binance and the statement does not state it",
+            ));
+        }
         "send"
         | "buy crypto with card"
         | "bnb fee deduction"
@@ -170,11 +186,12 @@ struct Reading<'a> {
     c_ts: usize,
     zone: Zone,
     account: &'a str,
+    options: &'a ImportOptions,
 }
 
 impl<'a> Reading<'a> {
     /// The columns, with a warning per column not read, and the time column and zone.
-    fn new(ctx: &mut Ctx, account: &'a str, layout: &str, options: &ImportOptions) -> Self {
+    fn new(ctx: &mut Ctx, account: &'a str, layout: &str, options: &'a ImportOptions) -> Self {
         let (cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
         pipeline::ignore_unknown(ctx, &unknown, Profile::BinanceStatement);
         let (c_ts, zone) = if layout == "utc" {
@@ -187,6 +204,7 @@ impl<'a> Reading<'a> {
             c_ts,
             zone,
             account,
+            options,
         }
     }
 
@@ -220,25 +238,29 @@ impl<'a> Reading<'a> {
         let known = restricted
             || matches!(
                 lower.as_str(),
-                "spot" | "earn" | "funding" | "pool" | "savings"
+                "spot" | "earn" | "funding" | "pool" | "savings" | "card"
             );
         if !known {
             ctx.err(
                 line,
                 cols[C_ACCOUNT],
                 "unknown-account",
-                format!("unknown Binance account \"{account_label}\""),
+                format!(
+                    "unknown Binance account \"{account_label}\"; cartera reads the accounts Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts): record this row with the generic format, or import the file with --skip-invalid to leave it out"
+                ),
             );
         }
         let op_label = get(C_OP);
-        let op = match op_of(op_label) {
+        let found = super::mapped(self.options, Profile::BinanceStatement, op_label)
+            .map_or_else(|| op_of(op_label), |ty| Ok(Op::Mapped(ty)));
+        let op = match found {
             found if restricted && found != Ok(Op::Move) => {
                 ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: futures and margin are not supported; record it with the generic format"));
                 None
             }
             Ok(op) => Some(op),
             Err(Some(reason)) => {
-                ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: {reason}; record it with the generic format"));
+                ctx.err(line, cols[C_OP], "unsupported-type", format!("binance-statement type \"{op_label}\" is not supported: {reason}; record it with the generic format{}", super::map_hint(Profile::BinanceStatement, op_label)));
                 None
             }
             Err(None) => {
@@ -246,13 +268,16 @@ impl<'a> Reading<'a> {
                     line,
                     cols[C_OP],
                     "unknown-type",
-                    format!("unknown binance-statement type \"{op_label}\""),
+                    format!(
+                        "unknown binance-statement type \"{op_label}\"{}",
+                        super::map_hint(Profile::BinanceStatement, op_label)
+                    ),
                 );
                 None
             }
         };
         let coin = ctx.asset(line, cols[C_COIN], get(C_COIN));
-        let change = ctx.dec(line, cols[C_CHANGE], get(C_CHANGE), true);
+        let change = super::dec_exp(ctx, line, cols[C_CHANGE], get(C_CHANGE), true);
         match (time, op, coin, change) {
             (Some(time), Some(op), Some(coin), Some(change)) if !ctx.invalid.contains(&line) => {
                 Parsed::Row(Row {
@@ -459,6 +484,19 @@ impl<'r, 'a> Book<'r, 'a> {
         match parsed {
             Parsed::Bad(b, _) => self.bad.push(b),
             Parsed::Row(r) => match r.op {
+                Op::Mapped(ty) => {
+                    let out = super::is_out(ty);
+                    let cols = &self.reading.cols;
+                    single(
+                        ctx,
+                        cols[C_CHANGE],
+                        &r,
+                        ty,
+                        !out,
+                        self.reading.account,
+                        &mut self.drafts,
+                    );
+                }
                 Op::Single(ty, positive) => {
                     let cols = &self.reading.cols;
                     let account = self.reading.account;
@@ -540,10 +578,14 @@ fn groups(
                 .or_default()
                 .push(r),
             Op::Move => moves
-                .entry((&r.time_text, r.op_label.to_ascii_lowercase(), r.coin))
+                .entry((
+                    &r.time_text,
+                    r.op_label.to_ascii_lowercase(),
+                    earn_base(r.coin),
+                ))
                 .or_default()
                 .push(r),
-            Op::Single(..) => {}
+            Op::Single(..) | Op::Mapped(_) => {}
         }
     }
     for ((acct, time), legs) in trades {
@@ -650,9 +692,15 @@ fn groups(
         }
         dust_group(ctx, col_op, &key_text, &legs, &lines, account, drafts);
     }
-    for ((_, _, coin), legs) in moves {
+    for ((_, _, base), legs) in moves {
         let lines: Vec<u64> = legs.iter().map(|r| r.line).collect();
+        // An Earn receipt (`LDUSDT`) moved against its coin (`USDT`) is that coin.
+        let receipt_and_coin =
+            legs.iter().any(|r| r.coin == base) && legs.iter().any(|r| r.coin != base);
+        let coin_of = |r: &Row| if receipt_and_coin { base } else { r.coin };
+        let coin = coin_of(legs[0]);
         let same = legs.len() >= 2
+            && legs.iter().all(|r| coin_of(r) == coin)
             && legs
                 .iter()
                 .all(|r| r.account.eq_ignore_ascii_case(&legs[0].account));
@@ -683,17 +731,28 @@ fn groups(
                 KeyBase::Content,
                 r.line,
             );
-            let side = Some(pipeline::amount(r.coin, r.change.abs()));
+            let side = Some(pipeline::amount(coin_of(r), r.change.abs()));
             if credit {
                 d.inflow = side;
             } else {
                 d.outflow = side;
             }
-            d.group = GroupRef::Text(format!("{} {} {}", r.time, r.op_label, r.coin));
+            d.group = GroupRef::Text(format!("{} {} {}", r.time, r.op_label, coin_of(r)));
             d.note = note(r);
             drafts.push(d);
         }
     }
+}
+
+/// The coin an Earn receipt stands for (`LDUSDT` → `USDT`, D-96); any other coin itself.
+/// Used only to pair the legs of one move, so a coin that merely starts with `LD` (`LDO`)
+/// keeps its own name unless its move also has a leg in the coin it would stand for.
+fn earn_base(coin: Asset) -> Asset {
+    coin.as_str()
+        .strip_prefix("LD")
+        .filter(|rest| !rest.is_empty())
+        .and_then(values::asset)
+        .unwrap_or(coin)
 }
 
 fn note(r: &Row) -> String {

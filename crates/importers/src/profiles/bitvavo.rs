@@ -4,7 +4,7 @@ use core_domain::ledger::StatedAmount;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use crate::model::{Profile, SkipReason};
+use crate::model::{ImportOptions, Profile, SkipReason};
 use crate::pipeline::{self, Ctx, Draft, KeyBase, ProfileOutput, SEP};
 use crate::reader::{self, Records};
 use crate::values;
@@ -46,6 +46,40 @@ const C_ADDR: usize = 14;
 const C_LPRICE: usize = 15;
 const C_LRP: usize = 16;
 
+/// The most fractional digits Bitvavo keeps in any amount or price (D-97).
+const PRECISION: u32 = 8;
+
+/// A number cell: exponent notation read exactly, and a binary float printed in full
+/// (`-32.156874000000003`: more than [`PRECISION`] fractional digits, at least 15
+/// significant ones) read as its value at Bitvavo's precision when that moves it by at most
+/// 10^-15 of its magnitude; any other cell is kept exactly as written (D-97).
+fn dec(ctx: &mut Ctx, line: u64, col: Option<usize>, text: &str, signed: bool) -> Option<Decimal> {
+    let v = super::dec_exp(ctx, line, col, text, signed)?;
+    Some(denoise(v))
+}
+
+/// The float-noise rule of [`dec`] on a value read exactly.
+pub(crate) fn denoise(v: Decimal) -> Decimal {
+    if v.scale() <= PRECISION {
+        return v;
+    }
+    let significant = v.mantissa().unsigned_abs().checked_ilog10().unwrap_or(0) + 1;
+    if significant < 15 {
+        return v;
+    }
+    let rounded = v.round_dp_with_strategy(
+        PRECISION,
+        rust_decimal::RoundingStrategy::MidpointNearestEven,
+    );
+    match v.checked_sub(rounded) {
+        // A float printed in full is off by a few units of its 16th significant digit.
+        Some(diff) if diff.abs() <= v.abs().max(Decimal::ONE) * Decimal::new(1, 15) => {
+            rounded.normalize()
+        }
+        _ => v,
+    }
+}
+
 enum Kind {
     Buy,
     Sell,
@@ -53,6 +87,8 @@ enum Kind {
     Withdrawal,
     Income,
     Promotion,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
 }
 
 /// Reads the rows into drafts (the whole-file path).
@@ -61,9 +97,12 @@ pub(crate) fn read(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
 ) -> ProfileOutput {
     let mut drafts = Vec::new();
-    read_into(ctx, records, account, layout, &mut |_, d| drafts.push(d));
+    read_into(ctx, records, account, layout, options, &mut |_, d| {
+        drafts.push(d);
+    });
     ProfileOutput {
         drafts,
         futures: Vec::new(),
@@ -77,6 +116,7 @@ pub(crate) fn read_into(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
     let (mut cols, unknown) = reader::resolve(&ctx.header, &COLUMNS);
@@ -104,7 +144,9 @@ pub(crate) fn read_into(
         }
         let label = get(C_TYPE);
         let lower = label.to_ascii_lowercase();
+        let mapped = super::mapped(options, Profile::Bitvavo, label);
         let kind = match lower.as_str() {
+            _ if mapped.is_some() => mapped.map(Kind::Mapped),
             "buy" => Some(Kind::Buy),
             "sell" => Some(Kind::Sell),
             "deposit" => Some(Kind::Deposit),
@@ -124,9 +166,10 @@ pub(crate) fn read_into(
                     }
                     _ => None,
                 };
+                let hint = super::map_hint(Profile::Bitvavo, label);
                 match reason {
-                    Some(r) => ctx.err(line, cols[C_TYPE], "unsupported-type", format!("bitvavo type \"{label}\" is not supported: {r}; record it with the generic format")),
-                    None => ctx.err(line, cols[C_TYPE], "unknown-type", format!("unknown bitvavo type \"{label}\"")),
+                    Some(r) => ctx.err(line, cols[C_TYPE], "unsupported-type", format!("bitvavo type \"{label}\" is not supported: {r}; record it with the generic format{hint}")),
+                    None => ctx.err(line, cols[C_TYPE], "unknown-type", format!("unknown bitvavo type \"{label}\"{hint}")),
                 }
                 None
             }
@@ -167,13 +210,13 @@ pub(crate) fn read_into(
             _ => None,
         };
         let currency = ctx.asset(line, cols[C_CUR], get(C_CUR));
-        let amount = ctx.dec(line, cols[C_AMOUNT], get(C_AMOUNT), true);
+        let amount = dec(ctx, line, cols[C_AMOUNT], get(C_AMOUNT), true);
         let opt_dec = |ctx: &mut Ctx, c: usize, signed: bool| {
             let t = get(c);
             if t.is_empty() {
                 Ok(None)
             } else {
-                ctx.dec(line, cols[c], t, signed).map(Some).ok_or(())
+                dec(ctx, line, cols[c], t, signed).map(Some).ok_or(())
             }
         };
         let opt_asset = |ctx: &mut Ctx, c: usize| {
@@ -200,20 +243,13 @@ pub(crate) fn read_into(
         let fee_amt = opt_dec(ctx, C_FAMT, false);
         let fee = match (fee_cur, fee_amt) {
             (Ok(Some(a)), Ok(Some(q))) => Some(Some((a, q))),
-            (Ok(None), Ok(None)) => Some(None),
+            // The current layout names a fee currency on rows that state no fee (staking
+            // `Distributed` rows): an empty amount is no fee (D-97).
+            (Ok(None | Some(_)), Ok(None)) => Some(None),
             (Ok(None), Ok(Some(_))) => {
                 ctx.err(
                     line,
                     cols[C_FCUR],
-                    "fee-pair-incomplete",
-                    "a fee needs both an asset and an amount".to_owned(),
-                );
-                None
-            }
-            (Ok(Some(_)), Ok(None)) => {
-                ctx.err(
-                    line,
-                    cols[C_FAMT],
                     "fee-pair-incomplete",
                     "a fee needs both an asset and an amount".to_owned(),
                 );
@@ -249,10 +285,11 @@ pub(crate) fn read_into(
         else {
             return;
         };
-        let positive = matches!(
-            kind,
-            Kind::Buy | Kind::Deposit | Kind::Income | Kind::Promotion
-        );
+        let positive = match kind {
+            Kind::Mapped(ty) => !super::is_out(ty),
+            Kind::Buy | Kind::Deposit | Kind::Income | Kind::Promotion => true,
+            Kind::Sell | Kind::Withdrawal => false,
+        };
         if amount.is_zero() {
             ctx.err(
                 line,
@@ -431,6 +468,15 @@ pub(crate) fn read_into(
                 };
                 d.inflow = Some(pipeline::amount(currency, qty));
             }
+            Kind::Mapped(ty) => {
+                d.ty = ty;
+                let side = Some(pipeline::amount(currency, qty));
+                if positive {
+                    d.inflow = side;
+                } else {
+                    d.outflow = side;
+                }
+            }
             Kind::Income | Kind::Promotion => {
                 d.ty = match kind {
                     Kind::Promotion => SpotTxType::Promotion,
@@ -453,3 +499,6 @@ pub(crate) fn read_into(
         emit(ctx, d);
     });
 }
+
+#[cfg(test)]
+mod tests;

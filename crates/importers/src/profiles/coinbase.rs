@@ -44,6 +44,49 @@ const C_NOTES: usize = 10;
 const C_SENDER: usize = 11;
 const C_RECIPIENT: usize = 12;
 
+/// The money columns of the 2020–mid-2021 report, whose names carry the currency
+/// (`EUR Spot Price at Transaction`, `EUR Subtotal`, `EUR Total (inclusive of fees)`,
+/// `EUR Fees`), in that order after the code.
+const NAMED: [&str; 4] = [
+    "Spot Price at Transaction",
+    "Subtotal",
+    "Total (inclusive of fees)",
+    "Fees",
+];
+
+/// The currency of a header of the 2020–mid-2021 report (layout `v1`): the plain columns
+/// of every report and the four [`NAMED`] columns, each prefixed with one same three-letter
+/// code.
+pub(crate) fn currency_named(cells: &[String]) -> Option<String> {
+    let plain = [
+        "Timestamp",
+        "Transaction Type",
+        "Asset",
+        "Quantity Transacted",
+        "Notes",
+    ];
+    if !plain
+        .iter()
+        .all(|p| cells.iter().any(|c| c.eq_ignore_ascii_case(p)))
+    {
+        return None;
+    }
+    let code_of = |name: &str| {
+        cells.iter().find_map(|c| {
+            let (code, rest) = c.split_once(' ')?;
+            (code.len() == 3
+                && code.bytes().all(|b| b.is_ascii_uppercase())
+                && rest.eq_ignore_ascii_case(name))
+            .then(|| code.to_owned())
+        })
+    };
+    let code = code_of(NAMED[0])?;
+    NAMED[1..]
+        .iter()
+        .all(|n| code_of(n).as_deref() == Some(code.as_str()))
+        .then_some(code)
+}
+
 /// Parses a money cell: sign, optional `[A-Z]{0,3}[$€£¥]` prefix, digits with optional comma
 /// thousands groups, optional fraction.
 pub(crate) fn money(text: &str) -> Result<Decimal, NumError> {
@@ -97,7 +140,61 @@ fn number(word: &str) -> Option<Decimal> {
     values::parse_decimal(&ungroup(word)?).ok()
 }
 
+/// A number of `Notes` written in a decimal-comma locale: `0,01006655`, `1.234,5`.
+fn number_comma(word: &str) -> Option<Decimal> {
+    let (int, frac) = word
+        .split_once(',')
+        .map_or((word, None), |(i, f)| (i, Some(f)));
+    let mut plain = if int.contains('.') {
+        let groups: Vec<&str> = int.split('.').collect();
+        let ok = !groups[0].is_empty()
+            && groups[0].len() <= 3
+            && groups[1..].iter().all(|g| g.len() == 3);
+        if !ok {
+            return None;
+        }
+        groups.concat()
+    } else {
+        int.to_owned()
+    };
+    if let Some(f) = frac {
+        plain.push('.');
+        plain.push_str(f);
+    }
+    values::parse_decimal(&plain).ok()
+}
+
+/// How the numbers of one `Notes` cell are written: settled by its first number, which must
+/// be the row's quantity (D-99), never guessed from the digits alone.
+#[derive(Clone, Copy)]
+enum Locale {
+    Point,
+    Comma,
+}
+
+impl Locale {
+    /// The reading of `word` that equals `qty`, point first; `None` when neither does.
+    fn settle(word: &str, qty: Decimal) -> Option<(Self, Decimal)> {
+        match (number(word), number_comma(word)) {
+            (Some(n), _) if n == qty => Some((Self::Point, n)),
+            (_, Some(n)) if n == qty => Some((Self::Comma, n)),
+            _ => None,
+        }
+    }
+
+    fn read(self, word: &str) -> Option<Decimal> {
+        match self {
+            Self::Point => number(word),
+            Self::Comma => number_comma(word),
+        }
+    }
+}
+
+/// A symbol of `Notes`, with the profile's alias (`ETH2` is `ETH`).
 fn symbol(word: &str) -> Option<Asset> {
+    if word == "ETH2" {
+        return Asset::new("ETH").ok();
+    }
     if word.is_empty()
         || word.len() > 20
         || !word
@@ -113,18 +210,22 @@ fn strip_sign(word: &str) -> &str {
     word.trim_start_matches(['$', '€', '£', '¥'])
 }
 
-/// `(Bought|Sold) N S for PN S …` → (N, S, Y, counter).
-fn simple(notes: &str) -> Option<(Decimal, Asset, Decimal, Asset)> {
-    let w: Vec<&str> = notes.split(' ').collect();
+/// `(Bought|Sold) N S for PN S …` → (N, S, Y, counter). The amount after `for` may carry
+/// its currency sign before or after it, joined or apart (`€300.00`, `€ 300.00`,
+/// `100,00 €`), and the numbers follow the locale of N (`qty` settles it).
+fn simple(notes: &str, qty: Decimal) -> Option<(Decimal, Asset, Decimal, Asset)> {
+    let w: Vec<&str> = notes.split(' ').filter(|t| !t.is_empty()).collect();
     if w.len() < 6 || !matches!(w[0], "Bought" | "Sold") || w[3] != "for" {
         return None;
     }
-    Some((
-        number(w[1])?,
-        symbol(w[2])?,
-        number(strip_sign(w[4]))?,
-        symbol(w[5])?,
-    ))
+    let (locale, n) = Locale::settle(w[1], qty).or_else(|| Some((Locale::Point, number(w[1])?)))?;
+    let mut rest = w[4..].iter().copied().filter(|t| !is_sign(t));
+    let y = locale.read(strip_sign(rest.next()?).trim_end_matches(['$', '€', '£', '¥']))?;
+    Some((n, symbol(w[2])?, y, symbol(rest.next()?)?))
+}
+
+fn is_sign(word: &str) -> bool {
+    matches!(word, "$" | "€" | "£" | "¥")
 }
 
 /// `(Bought|Sold) N S for PN Q on B-Q at R Q/B` → (N, S, Y, Q, R).
@@ -150,18 +251,23 @@ fn advanced(notes: &str) -> Option<(Decimal, Asset, Decimal, Asset, Decimal)> {
     pair_ok.then_some((n, s, y, q, r))
 }
 
-/// `Converted N S to N T` → (N, S, N2, T).
-fn convert(notes: &str) -> Option<(Decimal, Asset, Decimal, Asset)> {
+/// `Converted N S to N T` → (N, S, N2, T), both numbers in the locale of N (`qty`
+/// settles it).
+fn convert(notes: &str, qty: Decimal) -> Option<(Decimal, Asset, Decimal, Asset)> {
     let w: Vec<&str> = notes.split(' ').collect();
     if w.len() != 6 || w[0] != "Converted" || w[3] != "to" {
         return None;
     }
-    Some((number(w[1])?, symbol(w[2])?, number(w[4])?, symbol(w[5])?))
+    let (locale, n) = Locale::settle(w[1], qty).or_else(|| Some((Locale::Point, number(w[1])?)))?;
+    Some((n, symbol(w[2])?, locale.read(w[4])?, symbol(w[5])?))
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
-    Trade { buy: bool, advanced: bool },
+    Trade {
+        buy: bool,
+        advanced: bool,
+    },
     Convert,
     In,
     Out,
@@ -169,6 +275,38 @@ enum Kind {
     Spend,
     Move(&'static str, &'static str),
     Deprecation,
+    Migration,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
+}
+
+/// One leg of an `Asset Migration` (`MATIC −800`), waiting for the other leg, which the
+/// report writes on the next row with the same timestamp (`POL +800`).
+struct MigrationLeg {
+    draft: Draft,
+    asset: Asset,
+    qty: Decimal,
+    out: bool,
+    id: String,
+    col: Option<usize>,
+    stamp: String,
+}
+
+impl MigrationLeg {
+    /// A leg left without its partner: the other asset is missing from the file, which
+    /// happens when the report was downloaded for one asset only.
+    fn lost(self, ctx: &mut Ctx) {
+        let missing = if self.out { "in" } else { "out" };
+        ctx.err(
+            self.draft.line,
+            self.col,
+            "incomplete-group",
+            format!(
+                "operation Asset Migration {} has no {missing} leg: the report holds only the {} side of this token migration; download the report for all assets (not one asset) and import that file",
+                self.stamp, self.asset
+            ),
+        );
+    }
 }
 
 fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
@@ -207,8 +345,8 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         "savings to cash" => Kind::Move("savings", ""),
         "vault withdrawal" => Kind::Move("vault", ""),
         "retail eth2 deprecation" => Kind::Deprecation,
-        "asset migration"
-        | "credit"
+        "asset migration" => Kind::Migration,
+        "credit"
         | "admin debit"
         | "donation"
         | "subscription"
@@ -254,17 +392,39 @@ pub(crate) fn read_into(
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
     let (mut cols, unknown) = reader::resolve(&ctx.header, &COLUMNS[..17]);
-    if layout != "v4" {
+    if layout != "v4" && layout != "v4-no-id" {
         cols[C_CUR] = cols[13];
         cols[C_PRICE] = cols[14];
+    }
+    if layout != "v4" {
         cols[C_ID] = None;
     }
     if layout == "v2" {
         cols[C_TOTAL] = cols[15];
         cols[C_FEE] = cols[16];
     }
+    // The 2020–mid-2021 report names its currency in the money columns' names.
+    let named_cur = if layout == "v1" {
+        let code = currency_named(&ctx.header.cells).unwrap_or_default();
+        let find = |name: &str| {
+            ctx.header
+                .cells
+                .iter()
+                .position(|c| c.eq_ignore_ascii_case(&format!("{code} {name}")))
+        };
+        cols[C_PRICE] = find(NAMED[0]);
+        cols[7] = find(NAMED[1]);
+        cols[C_TOTAL] = find(NAMED[2]);
+        cols[C_FEE] = find(NAMED[3]);
+        values::asset(&code)
+    } else {
+        None
+    };
     // Columns of other layouts present in the header are not read either.
-    let mut ignored = unknown;
+    let mut ignored: Vec<usize> = unknown
+        .into_iter()
+        .filter(|i| !cols.contains(&Some(*i)))
+        .collect();
     let read_cols: Vec<usize> = cols[..13].iter().flatten().copied().collect();
     for (i, c) in ctx.header.cells.iter().enumerate() {
         if !c.is_empty() && !read_cols.contains(&i) && !ignored.contains(&i) {
@@ -274,15 +434,30 @@ pub(crate) fn read_into(
     ignored.sort_unstable();
     pipeline::ignore_unknown(ctx, &ignored, Profile::Coinbase);
     let v4 = layout == "v4";
+    // Quantities carry their sign from v4 on (outflows negative).
+    let signed = v4 || layout == "v4-no-id";
     let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
+    let mut held: Option<MigrationLeg> = None;
+    // A `Send` of ETH2 or a `Receive` of ETH, waiting for the other half of the ETH2 → ETH
+    // switch that the report writes as such a pair at one instant (D-99).
+    let mut held_eth2: Option<(Draft, bool, Decimal)> = None;
+    let flush_eth2 = |ctx: &mut Ctx,
+                      held_eth2: &mut Option<(Draft, bool, Decimal)>,
+                      emit: &mut dyn FnMut(&mut Ctx, Draft)| {
+        if let Some((d, _, _)) = held_eth2.take() {
+            emit(ctx, d);
+        }
+    };
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
         let label = get(C_TYPE);
-        let kind = match kind(label) {
+        let found = super::mapped(options, Profile::Coinbase, label)
+            .map_or_else(|| kind(label), |ty| Ok(Kind::Mapped(ty)));
+        let kind = match found {
             Ok(k) => Some(k),
             Err(Some(reason)) => {
-                ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: {reason}; record it with the generic format"));
+                ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: {reason}; record it with the generic format{}", super::map_hint(Profile::Coinbase, label)));
                 None
             }
             Err(None) => {
@@ -290,7 +465,10 @@ pub(crate) fn read_into(
                     line,
                     s(C_TYPE),
                     "unknown-type",
-                    format!("unknown coinbase type \"{label}\""),
+                    format!(
+                        "unknown coinbase type \"{label}\"{}",
+                        super::map_hint(Profile::Coinbase, label)
+                    ),
                 );
                 None
             }
@@ -301,8 +479,14 @@ pub(crate) fn read_into(
         } else {
             (b"T", "YYYY-MM-DDTHH:MM:SSZ")
         };
-        let instant = match values::parse_stamp(ts, sep, false, true) {
-            Some(st) if st.zone == Some(Zone::Utc) && (v4 == ts.ends_with(" UTC")) => {
+        // Reports of every generation have been seen with either UTC form (D-99).
+        let other_sep: &[u8] = if v4 { b"T" } else { b" " };
+        let stamp = values::parse_stamp(ts, sep, false, true)
+            .or_else(|| values::parse_stamp(ts, other_sep, false, true));
+        let instant = match stamp {
+            Some(st)
+                if st.zone == Some(Zone::Utc) && (ts.ends_with(" UTC") || ts.ends_with('Z')) =>
+            {
                 ctx.place(line, s(C_TS), st.local, Zone::Utc)
             }
             _ => {
@@ -325,9 +509,13 @@ pub(crate) fn read_into(
                 asset_text
             },
         );
-        let qty = ctx.dec(line, s(C_QTY), get(C_QTY), true).map(|q| q.abs());
+        let signed_qty = ctx.dec(line, s(C_QTY), get(C_QTY), true);
+        let qty = signed_qty.map(|q| q.abs());
         let cur_text = get(C_CUR);
-        let cur = ctx.asset(line, s(C_CUR), cur_text);
+        let cur = match named_cur {
+            Some(c) => Some(c),
+            None => ctx.asset(line, s(C_CUR), cur_text),
+        };
         if let Some(c) = cur
             && !c.is_fiat()
         {
@@ -424,6 +612,65 @@ pub(crate) fn read_into(
             }
         }
         d.note = note;
+        if kind == Kind::Migration {
+            if !signed {
+                ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: this report generation does not say which asset left; record it with the generic format"));
+                return;
+            }
+            let leg = MigrationLeg {
+                draft: d,
+                asset,
+                qty,
+                out: signed_qty.is_some_and(|q| q.is_sign_negative()),
+                id: get(C_ID).to_owned(),
+                col: s(C_TYPE),
+                stamp: ts.to_owned(),
+            };
+            match held.take() {
+                Some(first)
+                    if first.draft.timestamp == leg.draft.timestamp
+                        && first.out != leg.out
+                        && first.asset != leg.asset =>
+                {
+                    let (out_leg, in_leg) = if first.out {
+                        (&first, &leg)
+                    } else {
+                        (&leg, &first)
+                    };
+                    let mut m = first.draft.clone();
+                    m.ty = SpotTxType::MigrationSwap;
+                    m.outflow = Some(pipeline::amount(out_leg.asset, out_leg.qty));
+                    m.inflow = Some(pipeline::amount(in_leg.asset, in_leg.qty));
+                    m.fee = None;
+                    m.extra_lines = vec![leg.draft.line];
+                    m.source_ref = [first.id.as_str(), leg.id.as_str()]
+                        .iter()
+                        .filter(|i| !i.is_empty())
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join("+");
+                    m.note = format!(
+                        "Asset Migration {} {} to {} {}",
+                        values::norm(out_leg.qty),
+                        out_leg.asset,
+                        values::norm(in_leg.qty),
+                        in_leg.asset
+                    );
+                    flush_eth2(ctx, &mut held_eth2, emit);
+                    emit(ctx, m);
+                }
+                other => {
+                    if let Some(lone) = other {
+                        lone.lost(ctx);
+                    }
+                    held = Some(leg);
+                }
+            }
+            return;
+        }
+        if let Some(lone) = held.take() {
+            lone.lost(ctx);
+        }
         let need_total = |ctx: &mut Ctx| -> Option<Decimal> {
             if total.is_none() {
                 ctx.err(
@@ -466,7 +713,7 @@ pub(crate) fn read_into(
                         return;
                     }
                     (q, Some(y), Some(r))
-                } else if let Some((n, sym, y, c)) = simple(notes) {
+                } else if let Some((n, sym, y, c)) = simple(notes, qty) {
                     if !mismatch(ctx, n, sym) {
                         return;
                     }
@@ -562,7 +809,7 @@ pub(crate) fn read_into(
                 }
             }
             Kind::Convert => {
-                let Some((n, sym, n2, t)) = convert(notes) else {
+                let Some((n, sym, n2, t)) = convert(notes, qty) else {
                     ctx.err(
                         line,
                         s(C_NOTES),
@@ -575,6 +822,17 @@ pub(crate) fn read_into(
                     return;
                 };
                 if !mismatch(ctx, n, sym) {
+                    return;
+                }
+                if t == asset {
+                    // ETH → ETH2 is ETH on both sides (§1.6): no exchange; a fee is a FEE.
+                    if f.is_zero() {
+                        return ctx.skip(SkipReason::InternalMovement, 1);
+                    }
+                    d.ty = SpotTxType::Fee;
+                    d.outflow = Some(pipeline::amount(cur, f));
+                    flush_eth2(ctx, &mut held_eth2, emit);
+                    emit(ctx, d);
                     return;
                 }
                 let Some(tot) = need_total(ctx) else { return };
@@ -682,7 +940,47 @@ pub(crate) fn read_into(
                 i.fee = None;
                 extra = Some(i);
             }
-            Kind::Deprecation => return,
+            Kind::Mapped(ty) => {
+                let out = super::is_out(ty);
+                if signed && signed_qty.is_some_and(|q| q.is_sign_negative()) != out {
+                    let word = if out { "negative" } else { "positive" };
+                    ctx.err(
+                        line,
+                        s(C_QTY),
+                        "sign-mismatch",
+                        format!("\"{label}\" rows must have a {word} amount"),
+                    );
+                    return;
+                }
+                d.ty = ty;
+                d.fee = fee_pair;
+                if out {
+                    d.outflow = Some(own);
+                } else {
+                    d.inflow = Some(own);
+                }
+                let income = matches!(
+                    ty,
+                    SpotTxType::Staking
+                        | SpotTxType::Reward
+                        | SpotTxType::Airdrop
+                        | SpotTxType::Promotion
+                        | SpotTxType::Mining
+                        | SpotTxType::Fork
+                );
+                let value = if income {
+                    total.and_then(|t| values::sub(t, f))
+                } else if ty == SpotTxType::Spend {
+                    total.and_then(|t| values::add(t, f))
+                } else {
+                    None
+                };
+                d.fiat_value = value.map(|amount| StatedAmount {
+                    amount,
+                    currency: cur,
+                });
+            }
+            Kind::Deprecation | Kind::Migration => return,
         }
         if !ctx.shape(
             line,
@@ -693,11 +991,31 @@ pub(crate) fn read_into(
         ) {
             return;
         }
+        let send_eth2 = kind == Kind::Out && asset_text.eq_ignore_ascii_case("ETH2");
+        let receive_eth = kind == Kind::In && asset_text.eq_ignore_ascii_case("ETH");
+        if let Some((h, h_send, h_qty)) = held_eth2.take() {
+            if (send_eth2 || receive_eth)
+                && h_send != send_eth2
+                && h_qty == qty
+                && h.timestamp == d.timestamp
+            {
+                return ctx.skip(SkipReason::InternalMovement, 2);
+            }
+            emit(ctx, h);
+        }
+        if send_eth2 || receive_eth {
+            held_eth2 = Some((d, send_eth2, qty));
+            return;
+        }
         emit(ctx, d);
         if let Some(extra) = extra {
             emit(ctx, extra);
         }
     });
+    flush_eth2(ctx, &mut held_eth2, emit);
+    if let Some(lone) = held {
+        lone.lost(ctx);
+    }
 }
 
 /// A fee is a cost: a negative one is `negative-not-allowed` (not read as its absolute

@@ -7,7 +7,7 @@ use csv::ByteRecord;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use crate::model::{Profile, SkipReason, Zone};
+use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::ops;
 use crate::pipeline::{self, Ctx, Draft, GroupRef, KeyBase, ProfileOutput, ReadWhole, SEP};
 use crate::reader::{self, Records};
@@ -92,6 +92,8 @@ enum Class {
     MoveLeg,
     EarnEmpty,
     FuturesMove,
+    /// A label of the user's label map.
+    Mapped(SpotTxType),
     Done,
 }
 
@@ -169,12 +171,21 @@ pub(crate) fn read(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
 ) -> ProfileOutput {
     let (cols, has_wallet) = columns(ctx, layout);
     let mut rows: Vec<Row> = Vec::new();
     let mut txids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
-        if let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) {
+        if let Some(row) = parse_row(
+            ctx,
+            &cols,
+            (has_wallet, options),
+            account,
+            &mut txids,
+            line,
+            rec,
+        ) {
             rows.push(row);
         }
     });
@@ -198,7 +209,7 @@ fn columns(ctx: &mut Ctx, layout: &str) -> (Vec<Option<usize>>, bool) {
         warn_cols.sort_unstable();
     }
     pipeline::ignore_unknown(ctx, &warn_cols, Profile::KrakenLedgers);
-    let has_wallet = layout != "L10" && cols[C_WALLET].is_some();
+    let has_wallet = !matches!(layout, "L10" | "L09") && cols[C_WALLET].is_some();
     (cols, has_wallet)
 }
 
@@ -207,7 +218,7 @@ fn columns(ctx: &mut Ctx, layout: &str) -> (Vec<Option<usize>>, bool) {
 fn parse_row(
     ctx: &mut Ctx,
     cols: &[Option<usize>],
-    has_wallet: bool,
+    (has_wallet, options): (bool, &ImportOptions),
     account: &str,
     txids: &mut crate::values::FastMap<String, u64>,
     line: u64,
@@ -326,7 +337,22 @@ fn parse_row(
         );
         return Some(row);
     }
-    row.class = classify(ctx, cols, &row);
+    // The label is spelled out only when there is a map to look it up in (a hot path).
+    let mapped = if options.label_map.is_empty() {
+        None
+    } else if row.subtype.is_empty() {
+        super::mapped(options, Profile::KrakenLedgers, &row.ty)
+    } else {
+        super::mapped(
+            options,
+            Profile::KrakenLedgers,
+            &format!("{} {}", row.ty, row.subtype),
+        )
+    };
+    row.class = match mapped {
+        Some(ty) => Class::Mapped(ty),
+        None => classify(ctx, cols, &row),
+    };
     Some(row)
 }
 
@@ -342,6 +368,7 @@ pub(crate) fn read_into(
     records: &mut Records<'_>,
     account: &str,
     layout: &str,
+    options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) -> Result<(), ReadWhole> {
     let (cols, has_wallet) = columns(ctx, layout);
@@ -365,7 +392,15 @@ pub(crate) fn read_into(
         }
     };
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
-        let Some(row) = parse_row(ctx, &cols, has_wallet, account, &mut txids, line, rec) else {
+        let Some(row) = parse_row(
+            ctx,
+            &cols,
+            (has_wallet, options),
+            account,
+            &mut txids,
+            line,
+            rec,
+        ) else {
             return;
         };
         if let Some(t) = row.time {
@@ -391,6 +426,7 @@ pub(crate) fn read_into(
         }
         match row.class {
             Class::Single => single(ctx, &cols, &row, account, &mut drafts, None),
+            Class::Mapped(ty) => single(ctx, &cols, &row, account, &mut drafts, Some(ty)),
             Class::FuturesMove => futures_move(ctx, &cols, &row, account, &mut drafts),
             Class::MoveLeg | Class::EarnEmpty => held.push(row),
             Class::Group(_) => {
@@ -521,18 +557,11 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
         | ("transfer", "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking") => {
             Class::MoveLeg
         }
-        ("earn", "") => Class::EarnEmpty,
+        // A transfer without subtype is paired by refid like an earn row without subtype
+        // (a staking move of the ledgers before `subtype`, D-98); alone it may be a fork or
+        // an airdrop.
+        ("earn" | "transfer", "") => Class::EarnEmpty,
         ("transfer", "spottofutures" | "spotfromfutures") => Class::FuturesMove,
-        ("transfer", "") => {
-            unsupported(
-                ctx,
-                cols,
-                r,
-                C_SUBTYPE,
-                "with an empty subtype it may be a fork or an airdrop",
-            );
-            Class::Done
-        }
         ("margin" | "rollover" | "settled", _) => {
             unsupported(ctx, cols, r, C_TYPE, "margin trading is not supported");
             Class::Done
@@ -556,7 +585,12 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
                 r.line,
                 cols[C_SUBTYPE],
                 "unknown-type",
-                format!("unknown kraken-ledgers type \"{} {}\"", r.ty, r.subtype),
+                format!(
+                    "unknown kraken-ledgers type \"{} {}\"{}",
+                    r.ty,
+                    r.subtype,
+                    super::map_hint(Profile::KrakenLedgers, &format!("{} {}", r.ty, r.subtype))
+                ),
             );
             Class::Done
         }
@@ -565,7 +599,11 @@ fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
                 r.line,
                 cols[C_TYPE],
                 "unknown-type",
-                format!("unknown kraken-ledgers type \"{}\"", r.ty),
+                format!(
+                    "unknown kraken-ledgers type \"{}\"{}",
+                    r.ty,
+                    super::map_hint(Profile::KrakenLedgers, &r.ty)
+                ),
             );
             Class::Done
         }
@@ -580,8 +618,12 @@ fn singles(
     account: &str,
     drafts: &mut Vec<Draft>,
 ) {
-    for r in rows.iter().filter(|r| r.class == Class::Single) {
-        single(ctx, cols, r, account, drafts, None);
+    for r in rows {
+        match r.class {
+            Class::Single => single(ctx, cols, r, account, drafts, None),
+            Class::Mapped(ty) => single(ctx, cols, r, account, drafts, Some(ty)),
+            _ => {}
+        }
     }
 }
 
@@ -801,12 +843,18 @@ fn moves(
     for r in rows.iter().filter(|r| r.class == Class::MoveLeg) {
         legs.entry(r.refid.as_str()).or_default().push(r);
     }
-    let mut earn: BTreeMap<(&str, &str), Vec<&Row>> = BTreeMap::new();
+    let mut earn: BTreeMap<(&str, &str, &str), Vec<&Row>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.class == Class::EarnEmpty) {
-        earn.entry((r.refid.as_str(), r.time_text.as_str()))
+        earn.entry((r.ty.as_str(), r.refid.as_str(), r.time_text.as_str()))
             .or_default()
             .push(r);
     }
+    // Without a subtype column the type is the cell that decides.
+    let c_sub = if cols[C_SUBTYPE].is_some() {
+        C_SUBTYPE
+    } else {
+        C_TYPE
+    };
     for group in earn.into_values() {
         let asset = group[0].asset;
         let sum = group.iter().try_fold(Decimal::ZERO, |acc, r| {
@@ -825,7 +873,15 @@ fn moves(
             let credit = r
                 .amount
                 .is_some_and(|a| a.is_sign_positive() && !a.is_zero());
-            if credit && r.wallet.to_ascii_lowercase().starts_with("earn") {
+            if r.ty == "transfer" {
+                unsupported(
+                    ctx,
+                    cols,
+                    r,
+                    c_sub,
+                    "with an empty subtype it may be a fork or an airdrop",
+                );
+            } else if credit && r.wallet.to_ascii_lowercase().starts_with("earn") {
                 let ty = if r.asset.is_some_and(|a| a.is_fiat()) {
                     SpotTxType::Reward
                 } else {
@@ -846,7 +902,7 @@ fn moves(
                     ctx,
                     cols,
                     r,
-                    C_SUBTYPE,
+                    c_sub,
                     "an earn entry without subtype outside an earn wallet cannot be classified",
                 );
             }
@@ -855,7 +911,7 @@ fn moves(
     for (refid, group) in legs {
         let fiat = group.iter().any(|r| r.asset.is_some_and(|a| a.is_fiat()));
         let same = group.len() >= 2 && group.iter().all(|r| r.account == group[0].account);
-        if fiat || same {
+        if fiat || same || staking_in_place(&group) {
             ctx.skip(SkipReason::InternalMovement, group.len() as u64);
             continue;
         }
@@ -866,6 +922,23 @@ fn moves(
     for r in rows.iter().filter(|r| r.class == Class::FuturesMove) {
         futures_move(ctx, cols, r, account, drafts);
     }
+}
+
+/// Whether every row is a staking transfer (`spottostaking`, `stakingfromspot`, …) that
+/// stays in its wallet: Kraken writes each side of such a move with its own refid, in the
+/// wallet it names (`spot / main`, or none before the wallet column), and the staked asset
+/// (`DOT.S`) is the same asset (D-98). Such a move changes no account whatever its pairing,
+/// so each row is an internal movement; a row with a fee keeps the transfer reading.
+fn staking_in_place(group: &[&Row]) -> bool {
+    group.iter().all(|r| {
+        r.ty == "transfer"
+            && matches!(
+                r.subtype.as_str(),
+                "spottostaking" | "stakingfromspot" | "stakingtospot" | "spotfromstaking"
+            )
+            && !values::segment(&r.wallet).starts_with("earn")
+            && r.fee.is_some_and(|f| f.is_zero())
+    })
 }
 
 /// Whether a move's amount is zero, reported as `not-positive` on its amount cell: a move

@@ -65,3 +65,34 @@ fn fast_instant_formatting_matches_display() {
         assert_eq!(i.to_string(), text);
     }
 }
+
+#[test]
+fn exponent_notation_is_read_exactly_and_bounded() {
+    let read = |t: &str| parse_decimal_exp(t).map(norm);
+    assert_eq!(read("-3.605E-05"), Ok("-0.00003605".to_owned()));
+    assert_eq!(read("3.8E-7"), Ok("0.00000038".to_owned()));
+    assert_eq!(read("-5.4E-7"), Ok("-0.00000054".to_owned()));
+    assert_eq!(read("1.5e3"), Ok("1500".to_owned()));
+    assert_eq!(read("2E+2"), Ok("200".to_owned()));
+    assert_eq!(read("0E-30"), Err(NumError::Range));
+    assert_eq!(read("0.00000000E-8"), Ok("0".to_owned()));
+    assert_eq!(read("12.5"), Ok("12.5".to_owned()));
+    // 0.1 has no exact binary float: the digits are shifted, not converted.
+    assert_eq!(read("1E-1"), Ok("0.1".to_owned()));
+    assert_eq!(
+        read("1E-28"),
+        Ok("0.0000000000000000000000000001".to_owned())
+    );
+    assert_eq!(
+        read("123456789.123E-25"),
+        Ok("0.0000000000000000123456789123".to_owned())
+    );
+    for range in ["1E-29", "1E+29", "1E999", "1.5E-28"] {
+        assert_eq!(parse_decimal_exp(range), Err(NumError::Range), "{range}");
+    }
+    for bad in [
+        "1E", "1E-", "E5", "1e5.5", "1E1000", "1.E5", "1e--5", "1e5e5", " 1e5",
+    ] {
+        assert_eq!(parse_decimal_exp(bad), Err(NumError::Bad), "{bad}");
+    }
+}

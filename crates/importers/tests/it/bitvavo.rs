@@ -105,7 +105,7 @@ fn ac23_loan() {
         &r,
         "bitvavo.csv",
         &[
-            "bitvavo.csv:2:4: error[unsupported-type] column \"Type\": bitvavo type \"loan\" is not supported: loans are not supported; record it with the generic format",
+            "bitvavo.csv:2:4: error[unsupported-type] column \"Type\": bitvavo type \"loan\" is not supported: loans are not supported; record it with the generic format; to book it, map it to a type: cartera import --map 'bitvavo:loan=TYPE' (or add it to the setting import.label_map), TYPE one of STAKING, REWARD, AIRDROP, PROMOTION, SPEND, FEE, TRANSFER_IN, TRANSFER_OUT, DEPOSIT, WITHDRAWAL, MINING, FORK",
         ],
     );
 }

@@ -90,7 +90,7 @@ fn ac35_ac36_unknown_type_after_multiline_notes() {
         &r,
         "coinbase.csv",
         &[
-            "coinbase.csv:6:3: error[unknown-type] column \"Transaction Type\": unknown coinbase type \"Crypto Gift\"",
+            "coinbase.csv:6:3: error[unknown-type] column \"Transaction Type\": unknown coinbase type \"Crypto Gift\"; to book it, map it to a type: cartera import --map 'coinbase:Crypto Gift=TYPE' (or add it to the setting import.label_map), TYPE one of STAKING, REWARD, AIRDROP, PROMOTION, SPEND, FEE, TRANSFER_IN, TRANSFER_OUT, DEPOSIT, WITHDRAWAL, MINING, FORK",
         ],
     );
     assert_eq!(r.transactions[0].lines, [4]);

@@ -220,7 +220,9 @@ fn ac14_internal_and_incomplete() {
     check_findings(
         &r,
         "k.csv",
-        &["k.csv:2:2: error[incomplete-group] column \"refid\": operation refid TI2 has no in leg"],
+        &[
+            "k.csv:2:2: error[incomplete-group] column \"refid\": operation refid TI2 has no in leg; if the export was made for one asset only, export it again for all assets",
+        ],
     );
 }
 

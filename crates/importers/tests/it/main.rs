@@ -24,6 +24,7 @@ mod kucoin;
 mod okx;
 mod properties;
 mod rates_prices;
+mod real_shapes;
 mod reliability;
 mod revolut;
 mod snapshots;

@@ -237,3 +237,34 @@ fn links_follow_domain_6_3() {
         "override of r4 is invalid: only a TRANSFER_OUT or TRANSFER_IN leg names a counterparty"
     );
 }
+
+#[test]
+fn the_label_map_setting_is_validated_and_canonical() {
+    check_setting(
+        "import.label_map",
+        r#"["binance:card cashback=reward", "kraken-ledgers:earn bonus=STAKING"]"#,
+        Ok(r#"["binance:card cashback=REWARD","kraken:earn bonus=STAKING"]"#),
+    );
+    check_setting("import.label_map", "[]", Ok("[]"));
+    check_setting(
+        "import.label_map",
+        r#"["binance:Card=SWAP"]"#,
+        Err(
+            "invalid setting import.label_map: \"SWAP\" is not one of DEPOSIT, WITHDRAWAL, TRANSFER_IN, TRANSFER_OUT, STAKING, REWARD, AIRDROP, PROMOTION, MINING, FORK, SPEND, FEE",
+        ),
+    );
+    check_setting(
+        "import.label_map",
+        r#"["binance:Card=REWARD", "binance:card=AIRDROP"]"#,
+        Err(
+            "invalid setting import.label_map: \"binance:card=AIRDROP\" maps a label mapped before",
+        ),
+    );
+    check_setting(
+        "import.label_map",
+        r#"{"binance:Card": "REWARD"}"#,
+        Err(
+            "invalid setting import.label_map: must be a list of \"PROFILE:LABEL=TYPE\" strings such as \"binance:Card Cashback=REWARD\"",
+        ),
+    );
+}

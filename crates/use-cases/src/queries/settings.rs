@@ -87,6 +87,8 @@ pub enum SettingValue {
     /// `prices.provider_markets`: (asset, provider) → market; an empty market turns the
     /// provider off for the asset.
     ProviderMarkets(BTreeMap<(Asset, String), String>),
+    /// `import.label_map`: `PROFILE:LABEL=TYPE` entries, in the order given.
+    LabelMap(Vec<shared_types::LabelMapping>),
 }
 
 /// The price providers of `cartera sync` a `prices.provider_markets` entry may name (the cli
@@ -270,6 +272,28 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
             SettingValue::Text(name.to_owned())
         }
         SettingKey::PricesProviderMarkets => provider_markets(key, &value)?,
+        SettingKey::ImportLabelMap => {
+            let items = value.as_array().ok_or_else(|| {
+                invalid(
+                    key,
+                    "must be a list of \"PROFILE:LABEL=TYPE\" strings such as \"binance:Card Cashback=REWARD\"",
+                )
+            })?;
+            let mut entries: Vec<shared_types::LabelMapping> = Vec::new();
+            for item in items {
+                let text = item.as_str().ok_or_else(|| {
+                    invalid(key, "every item must be a \"PROFILE:LABEL=TYPE\" string")
+                })?;
+                let entry = shared_types::LabelMapping::parse(text).map_err(|e| invalid(key, e))?;
+                if entries.iter().any(|e| {
+                    e.profile == entry.profile && e.label.eq_ignore_ascii_case(&entry.label)
+                }) {
+                    return Err(invalid(key, format!("{text:?} maps a label mapped before")));
+                }
+                entries.push(entry);
+            }
+            SettingValue::LabelMap(entries)
+        }
         SettingKey::Modelo721LastFiled => {
             if value.is_null() {
                 SettingValue::Modelo721LastFiled(None)
@@ -325,6 +349,9 @@ pub fn canonical_text(key: SettingKey, text: &str) -> UseCaseResult<String> {
                 .map(|a| Value::String(a.as_str().to_owned()))
                 .collect(),
         ),
+        SettingValue::LabelMap(entries) => {
+            Value::Array(entries.iter().map(|e| Value::String(e.to_text())).collect())
+        }
         SettingValue::Modelo721LastFiled(None) => Value::Null,
         SettingValue::Modelo721LastFiled(Some(f)) => {
             serde_json::json!({"total": num::fiat(f.total), "year": f.year})
@@ -352,7 +379,9 @@ pub fn default_text(key: SettingKey) -> &'static str {
         SettingKey::FiscalTimezone => "\"Europe/Madrid\"",
         SettingKey::DisplayCurrency => "\"EUR\"",
         SettingKey::IrpfStartYear => "year of the earliest row",
-        SettingKey::IrpfDeclaredCarryForwards | SettingKey::IrpfNonCurrencyVirtualAssets => "[]",
+        SettingKey::IrpfDeclaredCarryForwards
+        | SettingKey::IrpfNonCurrencyVirtualAssets
+        | SettingKey::ImportLabelMap => "[]",
         SettingKey::IrpfGeneralAbsorption | SettingKey::PricesProviderMarkets => "{}",
         SettingKey::IrpfArt335Warnings => "false",
         SettingKey::Modelo721LastFiled => "null",
@@ -388,11 +417,24 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
                 settings.irpf.non_currency_virtual_assets = s;
             }
             SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
-            // Read by the advisor (`cartera ask`) and by `cartera sync` (`provider_markets_of`),
-            // not by any figure.
-            SettingValue::Text(_) | SettingValue::ProviderMarkets(_) => {}
+            // Read by the advisor (`cartera ask`), by `cartera sync` (`provider_markets_of`) and
+            // by the import (`label_map`), not by any figure.
+            SettingValue::Text(_)
+            | SettingValue::ProviderMarkets(_)
+            | SettingValue::LabelMap(_) => {}
         }
     }
     settings.irpf.fiscal_timezone = settings.fiscal_timezone;
     Ok(settings)
+}
+
+/// The stored `import.label_map` entries (none when unset).
+pub fn label_map(store: &dyn SettingsStore) -> UseCaseResult<Vec<shared_types::LabelMapping>> {
+    match store.setting(SettingKey::ImportLabelMap)? {
+        None => Ok(Vec::new()),
+        Some(text) => match parse_value(SettingKey::ImportLabelMap, &text)? {
+            SettingValue::LabelMap(entries) => Ok(entries),
+            _ => Ok(Vec::new()),
+        },
+    }
 }
