@@ -115,7 +115,8 @@ fn a_price_dated_3024_or_before_1677_is_an_invalid_row() {
         format!(
             "{name}:2:1: error[timestamp-out-of-range] column \"date\": 3024-01-13 is outside 2009-01-01 … 2100-01-01\n\
              {name}:3:1: error[timestamp-out-of-range] column \"date\": 1600-01-13 is outside 2009-01-01 … 2100-01-01\n\
-             {name}: rejected: nothing was written\n"
+             {name}: rejected: nothing was written; --skip-invalid imports the valid rows and \
+             reports the invalid ones (2)\n"
         )
     );
     assert!(

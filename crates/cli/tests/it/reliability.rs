@@ -88,6 +88,8 @@ pub(crate) fn every_command(scratch: &Path) -> Vec<Case> {
             ],
         ),
         case(true, &["tools", "call", "portfolio_summary"]),
+        case(true, &["prices", "list", "--asset", "BTC"]),
+        case(true, &["rates", "list", "--currency", "USD"]),
         case(
             true,
             &["tools", "call", "explain_metric", r#"{"metric":"hhi"}"#],
