@@ -15,7 +15,6 @@
 //!    temporary folder where SQLite recovers the last committed state, and that copy is read.
 
 use std::fs;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, ErrorCode, OpenFlags};
@@ -111,9 +110,6 @@ impl From<PortError> for OpenError {
     }
 }
 
-/// The first 16 bytes of every SQLite database file.
-const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
-
 /// What the bytes on disk say before SQLite opens the file.
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum FileKind {
@@ -121,11 +117,11 @@ pub(crate) enum FileKind {
     Missing,
     /// A 0-byte file.
     Empty,
-    /// Starts like an SQLite database.
+    /// A non-empty regular file (SQLite's probe tells whether it is a database).
     Sqlite,
 }
 
-/// Looks at the file without opening it in SQLite.
+/// Looks at the file's metadata, before SQLite opens it.
 pub(crate) fn file_kind(path: &Path) -> Result<FileKind, OpenError> {
     let metadata = match fs::metadata(path) {
         Ok(metadata) => metadata,
@@ -142,24 +138,9 @@ pub(crate) fn file_kind(path: &Path) -> Result<FileKind, OpenError> {
     if metadata.len() == 0 {
         return Ok(FileKind::Empty);
     }
-    let mut head = [0_u8; 16];
-    let read = fs::File::open(path)
-        .and_then(|mut file| file.read_exact(&mut head))
-        .map_err(|error| {
-            if error.kind() == std::io::ErrorKind::UnexpectedEof {
-                OpenError::NotALedger {
-                    what: "not an SQLite database".to_owned(),
-                }
-            } else {
-                unavailable(&error)
-            }
-        });
-    read?;
-    if &head != SQLITE_MAGIC {
-        return Err(OpenError::NotALedger {
-            what: "not an SQLite database".to_owned(),
-        });
-    }
+    // The bytes are not read here: closing a descriptor of a file drops every POSIX lock
+    // this process holds on it, SQLite's included. SQLite's first read of the header tells
+    // a file that is not a database (`identity`).
     Ok(FileKind::Sqlite)
 }
 
