@@ -120,6 +120,8 @@ pub(crate) struct Tap<'a> {
     /// the file there (D-82).
     record_from: u64,
     oversized: bool,
+    /// Whether a CR has passed: only then are lone CRs looked for when lines are counted.
+    cr_seen: bool,
 }
 
 impl Read for Tap<'_> {
@@ -145,6 +147,7 @@ impl Read for Tap<'_> {
             // The reader sees the end of the file; the caller reports `not-utf8`.
             return Ok(0);
         }
+        self.cr_seen = self.cr_seen || got.contains(&b'\r');
         self.window.extend_from_slice(got);
         self.passed += n as u64;
         Ok(n)
@@ -166,6 +169,7 @@ impl<'a> Tap<'a> {
             sha,
             record_from: 0,
             oversized: false,
+            cr_seen: false,
         }
     }
 
@@ -372,7 +376,7 @@ impl<'a> Records<'a> {
             let more = at(from)
                 .zip(at(start))
                 .and_then(|(a, b)| tap.window.get(a..b))
-                .map_or(0, line_breaks);
+                .map_or(0, |s| line_breaks(s, tap.cr_seen));
             self.counted = (start, count + more as u64);
             // Forget the counted bytes once they are a large part of the window.
             if let Some(done) = at(start)
@@ -448,16 +452,14 @@ impl<'a> Records<'a> {
 
 /// The line breaks in `bytes`: LF, CRLF, and a lone CR, which the CSV reader also ends a
 /// record with (so two records never share a line, and every row is counted once).
-fn line_breaks(bytes: &[u8]) -> usize {
-    // One pass for both (the hot path of every record).
-    let (mut lf, mut cr) = (0usize, 0usize);
-    for &b in bytes {
-        lf += usize::from(b == b'\n');
-        cr += usize::from(b == b'\r');
-    }
-    if cr == 0 {
+#[allow(clippy::naive_bytecount)] // A few bytes per record; no extra dependency for it.
+/// `cr_seen`: whether the file has a CR at all (the hot path of a LF file counts LF only).
+fn line_breaks(bytes: &[u8], cr_seen: bool) -> usize {
+    let lf = bytes.iter().filter(|&&b| b == b'\n').count();
+    if !cr_seen {
         return lf;
     }
+    let cr = bytes.iter().filter(|&&b| b == b'\r').count();
     lf + cr - bytes.windows(2).filter(|w| w == b"\r\n").count()
 }
 

@@ -69,7 +69,8 @@ pub(crate) const MAX_INTEGER_DIGITS: usize = 15;
 
 /// Whether the integer digits `int` (ASCII digits) stay within [`MAX_INTEGER_DIGITS`].
 fn within_bound(int: &str) -> bool {
-    int.trim_start_matches('0').len() <= MAX_INTEGER_DIGITS
+    int.len() <= MAX_INTEGER_DIGITS
+        || int.bytes().skip_while(|&b| b == b'0').count() <= MAX_INTEGER_DIGITS
 }
 
 /// The reason of `decimal-out-of-range` for the number cell `text`: too large (more than
