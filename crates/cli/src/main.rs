@@ -13,6 +13,8 @@
 mod bench;
 mod corrections;
 mod demo;
+mod guide;
+mod i18n;
 mod import;
 mod ledger_path;
 mod market;
@@ -53,6 +55,10 @@ struct Cli {
     /// Print the result as one JSON document instead of tables.
     #[arg(long, global = true)]
     json: bool,
+    /// Language of tables and messages: es or en (default: the display_language setting, else
+    /// LC_ALL/LANG starting with `es`, else English). `--json` is the same in both.
+    #[arg(long, global = true, value_name = "es|en")]
+    lang: Option<String>,
     /// Print the version and the bundled time-zone database version.
     #[arg(long, short = 'V')]
     version: bool,
@@ -86,7 +92,7 @@ enum Command {
                             cartera portfolio --account Kraken"
     )]
     Portfolio(reports::PortfolioArgs),
-    /// The IRPF report of a year (irpf.md), or `tax compare YEAR_A YEAR_B`.
+    /// The IRPF report of a year with its Renta Web guide, or `tax compare YEAR_A YEAR_B`.
     #[command(
         after_help = "Example:\n  cartera tax 2024\n  cartera tax 2024 --csv out/\n  \
                             cartera tax 2024 --json\n  cartera tax compare 2023 2024"
@@ -149,7 +155,7 @@ enum Command {
                             cartera mcp --profile local --context-window 32768 --locale en"
     )]
     Mcp(mcp::McpArgs),
-    /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
+    /// Benchmarks: the synthetic ledger generator and the harness.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
 }
@@ -212,6 +218,13 @@ fn main() -> ExitCode {
             VERSION.replace("{tzdb}", importers::TZDB_VERSION)
         );
         return ExitCode::SUCCESS;
+    }
+    match cli.lang.as_deref().map(i18n::Lang::parse).transpose() {
+        Ok(lang) => i18n::set(lang.unwrap_or_else(i18n::Lang::from_env)),
+        Err(usage) => {
+            eprintln!("cartera: {usage}");
+            return ExitCode::from(2);
+        }
     }
     let Some(command) = cli.command else {
         eprintln!("cartera: error: a command is required; see `cartera --help`");

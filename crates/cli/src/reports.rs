@@ -927,14 +927,12 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push('\n');
         out.push_str(&render_year_end(year_end));
     }
-    out.push_str("\nWarnings: ");
-    if report.warnings.is_empty() {
-        out.push_str("none\n");
-    } else {
-        out.push_str(&report.warnings.join(", "));
-        out.push('\n');
-    }
-    let _ = writeln!(out, "Assumptions: {}", report.assumptions.join(", "));
+    out.push('\n');
+    out.push_str(&crate::guide::render_guide(&report.renta_guide));
+    out.push_str(&crate::guide::render_warnings_and_assumptions(
+        &report.warnings,
+        &report.assumptions,
+    ));
     out
 }
 

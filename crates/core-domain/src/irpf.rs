@@ -11,6 +11,7 @@ pub mod art_33_5;
 pub mod balances;
 pub mod classification;
 pub mod compensation;
+pub mod guide;
 pub mod modelo100;
 pub mod render;
 pub mod report;

@@ -44,9 +44,10 @@ pub use scenarios::{
 pub use tax::{
     AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CsvFile, DeltaDto, DerivativeContractDto,
-    DerivativesDto, ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto,
-    IncomeBucketTotalDto, IncomeDto, IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto,
-    Modelo100TotalsDto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
+    DerivativesDto, ExcludedOperationDto, GuideBoxDto, GuideCryptoRowDto, GuideNoteDto,
+    GuidePendingDto, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto,
+    IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto,
+    ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
     TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
     YearEndHoldingsDto,
 };

@@ -434,6 +434,102 @@ pub struct TaxReport {
     pub year_end_holdings: Option<YearEndHoldingsDto>,
     pub warnings: Vec<String>,
     pub assumptions: Vec<String>,
+    /// Where each figure goes in Renta Web.
+    pub renta_guide: RentaGuideDto,
+}
+
+/// One element of the Renta Web crypto block (boxes 1802–1809 and the entry window behind
+/// 1804). Every amount is positive, as the form takes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideCryptoRowDto {
+    /// Box 1802: the coin name as Renta Web takes it.
+    pub coin: String,
+    pub symbol: String,
+    /// Box 1803: F, N, O or B.
+    pub clave: String,
+    /// Importe de la transmisión.
+    pub transmission_amount: String,
+    /// Gastos de la transmisión.
+    pub transmission_expenses: String,
+    pub box1804: String,
+    /// Importe de la adquisición.
+    pub acquisition_amount: String,
+    /// Gastos de la adquisición.
+    pub acquisition_expenses: String,
+    pub box1806: String,
+    pub box1807: Option<String>,
+    pub box1809: Option<String>,
+}
+
+/// A box of the form with its amount.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideBoxDto {
+    /// The casilla number (`0033`).
+    #[serde(rename = "box")]
+    pub number: String,
+    /// The form's label (Spanish, as Renta Web shows it).
+    pub label: String,
+    /// Positive, two decimals.
+    pub amount: String,
+    /// The year a carried-forward amount comes from.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub origin_year: Option<i32>,
+}
+
+/// Annex C.3 of one origin year: pending at the start, applied, pending after.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuidePendingDto {
+    pub origin_year: i32,
+    /// The three boxes, in the order of the amounts.
+    pub boxes: Vec<String>,
+    pub at_start: String,
+    pub applied: String,
+    pub pending_after: String,
+}
+
+/// A point the guide cannot settle: `code` with the amounts it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideNoteDto {
+    /// `ROW_LIMIT_EXCEEDED`, `ACQUISITION_FEES_INCLUDED`, `BANKRUPTCY_OR_FRAUD_LOSS`, `MINING`,
+    /// `FORK`, `DERIVATIVES`, `INCOMPLETE`.
+    pub code: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub amount: Option<String>,
+    /// Elements after and before the aggregation, and the form's limit (row limit only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rows: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rows_before: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub limit: Option<u64>,
+}
+
+/// The Renta Web guide of one ejercicio.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct RentaGuideDto {
+    pub ejercicio: i32,
+    /// Whether the guide has the boxes of this ejercicio.
+    pub covered: bool,
+    /// The ejercicios the guide covers.
+    pub covered_ejercicios: Vec<i32>,
+    /// The most crypto elements the form takes (null when not covered).
+    pub row_limit: Option<u64>,
+    /// `PER_COIN_CLAVE_SIGN` or `PER_COIN_CLAVE`.
+    pub aggregation: String,
+    pub crypto_rows: Vec<GuideCryptoRowDto>,
+    pub boxes: Vec<GuideBoxDto>,
+    pub pending: Vec<GuidePendingDto>,
+    pub notes: Vec<GuideNoteDto>,
 }
 
 /// One side of a comparison (`tools.md` §9.16 `Year`).

@@ -10,6 +10,7 @@ use crate::fake::Fake;
 use crate::ports::{FixedClock, SettingKey};
 
 mod ai_tools;
+mod guide;
 
 fn queries(fake: Fake, now: &str) -> LedgerQueries<Fake> {
     LedgerQueries::new(fake, FixedClock(instant(now)))
