@@ -23,6 +23,7 @@ mod report;
 mod reports;
 mod session;
 mod table;
+mod tax_years;
 mod tools;
 
 use std::path::PathBuf;
@@ -46,7 +47,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (tzdb ", "{tzdb}", ")
     disable_version_flag = true,
     after_help = "Example:\n  cartera demo\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
                   cartera rates import eurofxref-hist.zip\n  cartera prices import prices.csv\n  \
-                  cartera portfolio\n  cartera tax 2024"
+                  cartera portfolio\n  cartera tax 2024\n  cartera tax 2022..2024"
 )]
 struct Cli {
     /// The ledger file (default: `$CARTERA_LEDGER`, else `<data dir>/cartera/ledger.sqlite`).
@@ -94,7 +95,7 @@ enum Command {
     Portfolio(reports::PortfolioArgs),
     /// The IRPF report of a year with its Renta Web guide, or `tax compare YEAR_A YEAR_B`.
     #[command(
-        after_help = "Example:\n  cartera tax 2024\n  cartera tax 2024 --csv out/\n  \
+        after_help = "Example:\n  cartera tax 2024\n  cartera tax 2022..2024\n  cartera tax 2024 --csv out/\n  \
                             cartera tax 2024 --json\n  cartera tax compare 2023 2024"
     )]
     Tax(reports::TaxArgs),

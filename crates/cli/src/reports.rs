@@ -48,9 +48,9 @@ pub(crate) struct PortfolioArgs {
 pub(crate) struct TaxArgs {
     #[command(subcommand)]
     compare: Option<TaxCommand>,
-    /// The fiscal year.
-    #[arg(value_name = "YEAR", required = true)]
-    year: Option<i32>,
+    /// The fiscal year, or several: `2022..2024` (every year and the carry-forward chain).
+    #[arg(value_name = "YEAR", required = true, value_parser = crate::tax_years::parse_span)]
+    year: Option<crate::tax_years::YearSpan>,
     /// Also write `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` into DIR.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
@@ -212,7 +212,7 @@ impl Session {
     }
 
     /// Fails (exit 1) when `year` is outside the years the ledger covers.
-    fn require_year(&self, year: i32) -> Result<()> {
+    pub(crate) fn require_year(&self, year: i32) -> Result<()> {
         let years = self.years()?;
         let (Some(first), Some(last)) = (years.first(), years.last()) else {
             return self.require_rows();
@@ -243,11 +243,11 @@ fn year_of(date: Date) -> i32 {
 }
 
 /// Unwraps a use-case answer; an error is an exit-1 failure with its message.
-fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
+pub(crate) fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
     result.or_else(|error| fail(explain(&error)))
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
+pub(crate) fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
     use std::io::Write as _;
     // Streamed into a buffered stdout: a year of a million-row ledger is a 100 MB document,
     // which need not exist as one string first.
@@ -493,13 +493,17 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
     if let Some(TaxCommand::Compare { year_a, year_b }) = args.compare {
         return run_compare(ledger, json, year_a, year_b);
     }
-    let Some(year) = args.year else {
+    let Some(span) = args.year else {
         return Err(UsageError {
             code: "missing-year",
             reason: "give the fiscal year: `cartera tax 2024`".to_owned(),
         }
         .into());
     };
+    if span.first != span.last {
+        return crate::tax_years::run(ledger, json, span, args.csv.as_deref());
+    }
+    let year = span.first;
     let session = Session::open(ledger)?;
     session.require_year(year)?;
     let report = tax_report(&session, year)?;
@@ -999,7 +1003,7 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
 }
 
 /// Writes `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` (`irpf.md` §8.1, §8.3).
-fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
+pub(crate) fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the folder {}", dir.display()))?;
     for file in &files.files {

@@ -9,6 +9,7 @@ mod bench;
 mod corrections;
 mod demo;
 mod errors;
+mod guide;
 mod import;
 mod mcp_stdio;
 mod mcp_support;

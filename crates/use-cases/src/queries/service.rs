@@ -109,6 +109,16 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         Ok(())
     }
 
+    /// Builds the IRPF reports of `years` (without year-end holdings) from one prepared
+    /// computation, for a caller about to ask for each of them (`cartera tax 2022..2024`).
+    pub fn prepare_tax_years(&self, years: &[i32]) -> UseCaseResult<()> {
+        for year in years {
+            super::tax::check_year("year", *year)?;
+        }
+        self.derived()?.prepare(years, false);
+        Ok(())
+    }
+
     /// The memo key of a question that reads the as-of date (the clock's fiscal date).
     fn dated(&self, derived: &Derived, question: std::fmt::Arguments<'_>) -> String {
         let day = derived.settings.fiscal_timezone.fiscal_date(self.now());
