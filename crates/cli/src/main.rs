@@ -25,6 +25,7 @@ mod session;
 mod table;
 mod tax_years;
 mod tools;
+mod worksheets;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

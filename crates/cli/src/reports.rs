@@ -54,6 +54,12 @@ pub(crate) struct TaxArgs {
     /// Also write `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` into DIR.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
+    /// Write the Modelo 721 worksheet (31 December, foreign custodians) to FILE (.csv or .json).
+    #[arg(long, value_name = "FILE")]
+    modelo721: Option<PathBuf>,
+    /// Write the Modelo 714 apartado Q worksheet to FILE (.csv or .json).
+    #[arg(long, value_name = "FILE")]
+    modelo714: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -500,7 +506,26 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
         }
         .into());
     };
+    let sheets = [
+        (args.modelo721.as_deref(), "--modelo721"),
+        (args.modelo714.as_deref(), "--modelo714"),
+    ];
+    let mut kinds = Vec::new();
+    for (path, option) in sheets {
+        if let Some(path) = path {
+            kinds.push((path, crate::worksheets::kind_of(path, option)?));
+        }
+    }
     if span.first != span.last {
+        if !kinds.is_empty() {
+            return Err(UsageError {
+                code: "worksheet-one-year",
+                reason: "--modelo721 and --modelo714 take one year: `cartera tax 2024 --modelo721 \
+                         m721.csv`"
+                    .to_owned(),
+            }
+            .into());
+        }
         return crate::tax_years::run(ledger, json, span, args.csv.as_deref());
     }
     let year = span.first;
@@ -514,10 +539,28 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
         }))?;
         write_csv(dir, &files)?;
     }
+    let worksheets = if kinds.is_empty() {
+        None
+    } else {
+        let w = answer(session.queries.get_modelo_worksheets(year))?;
+        if let Some(path) = args.modelo721.as_deref() {
+            let kind = crate::worksheets::kind_of(path, "--modelo721")?;
+            crate::worksheets::write_file(path, kind, &w.modelo721, crate::worksheets::csv_721)?;
+        }
+        if let Some(path) = args.modelo714.as_deref() {
+            let kind = crate::worksheets::kind_of(path, "--modelo714")?;
+            crate::worksheets::write_file(path, kind, &w.modelo714, crate::worksheets::csv_714)?;
+        }
+        Some(w)
+    };
     if json {
         print_json(&*report)?;
     } else {
-        print!("{}", render_tax(&report));
+        let mut text = render_tax(&report);
+        if let Some(w) = &worksheets {
+            text.push_str(&crate::worksheets::render(w));
+        }
+        print!("{text}");
     }
     // The process exits next: the OS reclaims the ledger's derived state at once.
     session.queries.leave_state_to_exit();

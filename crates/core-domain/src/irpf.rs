@@ -17,6 +17,7 @@ pub mod render;
 pub mod report;
 pub mod scale;
 pub mod settings;
+pub mod worksheet;
 pub mod year_end;
 
 use std::collections::BTreeMap;

@@ -47,9 +47,10 @@ pub use tax::{
     DerivativesDto, ExcludedOperationDto, GuideBoxDto, GuideCryptoRowDto, GuideNoteDto,
     GuidePendingDto, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto,
     IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto,
-    ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
-    TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
-    YearEndHoldingsDto,
+    ModeloWorksheetsDto, ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles,
+    TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto,
+    UnresolvedDerivativeDto, Worksheet714Dto, Worksheet714RowDto, Worksheet721Dto,
+    Worksheet721RowDto, YearEndHoldingsDto,
 };
 pub use tx::{TxPage, TxRow};
 

@@ -329,3 +329,78 @@ fn an_unknown_language_is_a_usage_error() {
     assert!(stderr(&out).contains("--lang es"), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn the_721_and_714_worksheets_are_written_by_extension_and_printed() {
+    let demo = DemoLedger::build();
+    demo.ok(&[
+        "accounts",
+        "set",
+        "Kraken",
+        "--kind",
+        "FOREIGN_PROVIDER",
+        "--country",
+        "US",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let csv = dir.path().join("m721.csv");
+    let json = dir.path().join("m714.json");
+    let text = demo.ok(&[
+        "tax",
+        "2024",
+        "--modelo721",
+        csv.to_str().unwrap(),
+        "--modelo714",
+        json.to_str().unwrap(),
+    ]);
+    assert!(text.contains("Modelo 721 worksheet (for the AEAT form; not the XML message)"));
+    assert!(
+        text.contains("not over 50000.00 EUR: no filing is due"),
+        "{text}"
+    );
+    let rows = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(
+        rows.lines().collect::<Vec<_>>(),
+        [
+            "Clave,NombreRazon,NIF,CodigoPais,IDType,ID,DenominacionMonedaVirtual,\
+             SiglasMonedaVirtual,NumMonedas,ValorMonedas,OrigenValorMonedas,\
+             SaldoMonedasVirtuales,OrigenMonedaVirtual",
+            "T,Kraken,,US,,,BITCOIN (BTC),BTC,0.009650,88676.350000,daily close of 2024-12-31 \
+             in EUR (cartera price store),855.73,A",
+            "T,Kraken,,US,,,POLKADOT (DOT),DOT,172.464300,6.788600,daily close of 2024-12-31 \
+             in EUR (cartera price store),1170.79,A",
+        ]
+    );
+    let q: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(q["total46"], "10442.36");
+    let printed: Vec<&str> = q["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["value"].as_str().unwrap())
+        .collect();
+    assert_eq!(printed, ["5289.55", "1170.79", "3982.02"]);
+    assert_eq!(q["roundingDifference"], "-0.0072690496");
+    let es = demo.ok(&[
+        "tax",
+        "2024",
+        "--lang",
+        "es",
+        "--modelo714",
+        json.to_str().unwrap(),
+    ]);
+    assert!(
+        es.contains(
+            " Total, casilla 46                                                       10.442,36"
+        ),
+        "{es}"
+    );
+
+    // A file of another kind is a usage error, and nothing is written.
+    let other = dir.path().join("m721.txt");
+    let out = demo.run(&["tax", "2024", "--modelo721", other.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("name a .csv or a .json file"));
+    assert!(!other.exists());
+}

@@ -600,3 +600,86 @@ pub struct LatestAuditRows {
     /// Slices of the year beyond `limit`.
     pub omitted_count: u64,
 }
+
+/// One registro de detalle of the Modelo 721 worksheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet721RowDto {
+    /// Clave de condición: `T` titular.
+    pub clave: String,
+    pub custodian: String,
+    /// ISO 3166-1 alpha-2, when the account has one.
+    pub country: Option<String>,
+    /// Denominación de la moneda virtual.
+    pub coin: String,
+    pub siglas: String,
+    /// Six decimals (numérico 20,6).
+    pub units: String,
+    /// EUR per unit on 31 December, six decimals; null when unvalued.
+    pub unit_value: Option<String>,
+    pub value_origin: Option<String>,
+    /// Saldo in EUR; null when unvalued.
+    pub balance: Option<String>,
+    /// `A` first time, `M` declared before, `C` condition lost.
+    pub origin: String,
+}
+
+/// The Modelo 721 worksheet (not the XML message).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet721Dto {
+    pub year: i32,
+    /// `NOT_APPLICABLE`, `REQUIRED_FIRST_TIME`, `REQUIRED_INCREASE`, `NOT_REQUIRED`, `UNDETERMINED`.
+    pub decision: String,
+    pub total: String,
+    pub threshold: String,
+    pub last_filed_total: Option<String>,
+    pub increase: Option<String>,
+    pub increase_limit: String,
+    pub filing_from: String,
+    pub filing_to: String,
+    pub rows: Vec<Worksheet721RowDto>,
+}
+
+/// One line of Modelo 714 apartado Q.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet714RowDto {
+    /// `P` pleno dominio.
+    pub clave: String,
+    /// % titularidad.
+    pub ownership: String,
+    pub description: String,
+    /// Nine decimals.
+    pub units: String,
+    /// EUR, null when unvalued.
+    pub value: Option<String>,
+}
+
+/// Modelo 714 apartado Q, with casilla 46.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet714Dto {
+    pub year: i32,
+    pub rows: Vec<Worksheet714RowDto>,
+    /// Casilla 46: the sum of the printed values.
+    pub total46: String,
+    /// Σ units × close before the cent roundings.
+    pub unrounded_total: String,
+    /// `unrounded_total − total46`.
+    pub rounding_difference: String,
+    pub unvalued: Vec<String>,
+}
+
+/// Both worksheets of a year.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct ModeloWorksheetsDto {
+    pub modelo721: Worksheet721Dto,
+    pub modelo714: Worksheet714Dto,
+}
