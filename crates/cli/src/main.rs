@@ -12,8 +12,10 @@
 
 mod bench;
 mod corrections;
+mod csv_dialect;
 mod demo;
 mod guide;
+mod html;
 mod i18n;
 mod import;
 mod ledger_path;

@@ -11,7 +11,7 @@ use use_cases::queries::{ReadUseCases, TaxReportRequest};
 
 use crate::Outcome;
 use crate::i18n::{num, t};
-use crate::reports::{Session, answer, print_json, render_tax, tax_report, write_csv};
+use crate::reports::{Session, answer, print_json, render_tax_with, tax_report, write_csv};
 use crate::table::{Align, Table};
 
 /// The most years one command prints.
@@ -66,6 +66,7 @@ pub(crate) fn run(
     json: bool,
     span: YearSpan,
     csv: Option<&Path>,
+    excel_es: bool,
 ) -> Result<Outcome> {
     let session = Session::open(ledger)?;
     session.require_year(span.first)?;
@@ -83,7 +84,7 @@ pub(crate) fn run(
                 year: *year,
                 with_year_end_holdings: false,
             }))?;
-            write_csv(dir, &files)?;
+            write_csv(dir, &files, excel_es)?;
         }
     }
     if json {
@@ -92,7 +93,28 @@ pub(crate) fn run(
     } else {
         let mut out = String::new();
         for report in &reports {
-            out.push_str(&render_tax(report));
+            out.push_str(&render_tax_with(report, false));
+            if !report.audit_trail.is_empty() {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    if crate::i18n::es() {
+                        format!(
+                            "\n{} transmisiones (tramos FIFO): una por línea con `cartera tax {}`, \
+                             `--csv` o `--html`.",
+                            report.audit_trail.len(),
+                            report.year
+                        )
+                    } else {
+                        format!(
+                            "\n{} disposals (FIFO slices): one per line with `cartera tax {}`, \
+                             `--csv` or `--html`.",
+                            report.audit_trail.len(),
+                            report.year
+                        )
+                    }
+                );
+            }
             out.push_str(&"=".repeat(crate::guide::WIDTH));
             out.push_str("\n\n");
         }

@@ -404,3 +404,169 @@ fn the_721_and_714_worksheets_are_written_by_extension_and_printed() {
     assert!(stderr(&out).contains("name a .csv or a .json file"));
     assert!(!other.exists());
 }
+
+/// The Chromium executable, when installed.
+fn chromium() -> Option<PathBuf> {
+    ["/usr/bin/chromium", "/usr/bin/chromium-browser"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+}
+
+/// A headless screenshot of `url`: the PNG's bytes and the browser's stderr.
+fn screenshot(browser: &Path, url: &str, dir: &Path, name: &str) -> (Vec<u8>, String) {
+    let png = dir.join(format!("{name}.png"));
+    let profile = dir.join(format!("{name}-profile"));
+    let out = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--hide-scrollbars",
+            "--window-size=1000,1400",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    let log = String::from_utf8_lossy(&out.stderr).into_owned();
+    (std::fs::read(&png).unwrap_or_default(), log)
+}
+
+#[test]
+fn the_html_report_is_self_contained_and_renders_in_chromium() {
+    let demo = DemoLedger::build();
+    let dir = tempfile::tempdir().unwrap();
+    let html = dir.path().join("irpf-2024.html");
+    demo.ok(&["tax", "2024", "--html", html.to_str().unwrap()]);
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    for section in [
+        "Summary (EUR)",
+        "Renta Web guide",
+        "Modelo 100 rows",
+        "Annex: every disposal",
+        "Carry-forward by origin year",
+        "Modelo 721 and Modelo 714",
+        "Data quality",
+    ] {
+        assert!(page.contains(section), "{section}");
+    }
+    assert_eq!(page.matches("<svg").count(), 4, "four charts");
+    // Nothing from the network: no external reference at all.
+    for external in ["http://", "https://", "src=", "<link", "<script", "@import"] {
+        let hits: Vec<&str> = page
+            .match_indices(external)
+            .map(|(i, _)| &page[i..(i + 40).min(page.len())])
+            .filter(|s| !s.starts_with("http://www.w3.org/2000/svg"))
+            .collect();
+        assert!(hits.is_empty(), "{external}: {hits:?}");
+    }
+    insta::assert_snapshot!("html_2024", page);
+
+    let Some(browser) = chromium() else {
+        eprintln!(
+            "SKIPPED: chromium is not installed (apt-get install chromium); the HTML was not rendered"
+        );
+        return;
+    };
+    let (shot, log) = screenshot(
+        &browser,
+        &format!("file://{}", html.display()),
+        dir.path(),
+        "report",
+    );
+    let (blank, _) = screenshot(&browser, "about:blank", dir.path(), "blank");
+    assert!(shot.starts_with(b"\x89PNG"), "no screenshot: {log}");
+    assert!(
+        shot.len() > blank.len() * 3,
+        "the screenshot looks blank ({} bytes, a blank page {})",
+        shot.len(),
+        blank.len()
+    );
+    let errors: Vec<&str> = log
+        .lines()
+        .filter(|l| l.contains("CONSOLE") || l.contains("Uncaught") || l.contains("net::ERR"))
+        .collect();
+    assert!(errors.is_empty(), "the browser logged errors: {errors:?}");
+}
+
+#[test]
+fn an_unwritable_html_path_fails_and_writes_nothing() {
+    let demo = DemoLedger::build();
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("no-such-folder").join("report.html");
+    let out = demo.run(&["tax", "2024", "--html", target.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("cannot write"), "{}", stderr(&out));
+    assert!(!target.exists());
+    // A CSV folder that is a file.
+    let file = dir.path().join("file.csv");
+    std::fs::write(&file, "x").unwrap();
+    let out = demo.run(&["tax", "2024", "--csv", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("that is a file, not a folder"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
+}
+
+#[test]
+fn excel_es_csv_reads_back_with_semicolons_and_decimal_commas() {
+    let demo = DemoLedger::build();
+    let dir = tempfile::tempdir().unwrap();
+    let rfc = dir.path().join("rfc");
+    let es = dir.path().join("es");
+    demo.ok(&["tax", "2024", "--csv", rfc.to_str().unwrap()]);
+    demo.ok(&[
+        "tax",
+        "2024",
+        "--csv",
+        es.to_str().unwrap(),
+        "--csv-dialect",
+        "excel-es",
+    ]);
+    for name in ["modelo100_2024.csv", "annex_2024.csv"] {
+        let plain = std::fs::read_to_string(rfc.join(name)).unwrap();
+        let spanish = std::fs::read(es.join(name)).unwrap();
+        assert!(spanish.starts_with(b"\xef\xbb\xbf"), "{name}: no BOM");
+        let spanish = String::from_utf8(spanish[3..].to_vec()).unwrap();
+        let read = |text: &str, sep: char, decimal: char| -> Vec<Vec<String>> {
+            text.lines()
+                .map(|l| {
+                    l.trim_end_matches('\r')
+                        .split(sep)
+                        .map(|c| {
+                            let digits = c.trim_start_matches('-');
+                            if decimal == ','
+                                && digits.contains(',')
+                                && digits.replace(',', "").bytes().all(|b| b.is_ascii_digit())
+                            {
+                                c.replace(',', ".")
+                            } else {
+                                c.to_owned()
+                            }
+                        })
+                        .collect()
+                })
+                .collect()
+        };
+        let a = read(&plain, ',', '.');
+        let b = read(&spanish, ';', ',');
+        assert_eq!(a, b, "{name}");
+        assert!(
+            spanish.contains(";2221,92;") || name.starts_with("annex"),
+            "{spanish}"
+        );
+    }
+}
