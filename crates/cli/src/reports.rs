@@ -335,11 +335,11 @@ pub(crate) fn run_portfolio(
 }
 
 fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool) -> String {
-    let avg = format!("avg cost {currency}");
-    let cost = format!("cost basis {currency}");
-    let price = format!("price {currency}");
-    let value = format!("value {currency}");
-    let pnl = format!("unrealized {currency}");
+    let avg = format!("{} {currency}", t("avg cost", "coste medio"));
+    let cost = format!("{} {currency}", t("cost basis", "coste"));
+    let price = format!("{} {currency}", t("price", "precio"));
+    let value = format!("{} {currency}", t("value", "valor"));
+    let pnl = format!("{} {currency}", t("unrealized", "latente"));
     let mut columns = vec![
         (t("asset", "activo"), Align::Left),
         (t("quantity", "cantidad"), Align::Right),
@@ -348,10 +348,10 @@ fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool
         (price.as_str(), Align::Right),
         (value.as_str(), Align::Right),
         (pnl.as_str(), Align::Right),
-        ("allocation %", Align::Right),
+        (t("allocation %", "peso %"), Align::Right),
     ];
     if with_locations {
-        columns.push(("held at", Align::Left));
+        columns.push((t("held at", "custodia"), Align::Left));
     }
     let mut table = Table::new(&columns);
     for h in holdings {
@@ -379,10 +379,10 @@ fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: 
         (t("asset", "activo"), Align::Left),
         (t("quantity", "cantidad"), Align::Right),
         (cost.as_str(), Align::Right),
-        ("reason", Align::Left),
+        (t("reason", "motivo"), Align::Left),
     ];
     if with_locations {
-        columns.push(("held at", Align::Left));
+        columns.push((t("held at", "custodia"), Align::Left));
     }
     let mut table = Table::new(&columns);
     for h in holdings {
@@ -402,8 +402,8 @@ fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: 
 
 fn unvalued_reason(reason: &str) -> &str {
     match reason {
-        "no_price" => "no price",
-        "no_rate" => "no ECB rate",
+        "no_price" => t("no price", "sin precio"),
+        "no_rate" => t("no ECB rate", "sin tipo del BCE"),
         other => other,
     }
 }
@@ -411,22 +411,31 @@ fn unvalued_reason(reason: &str) -> &str {
 fn metrics_block(metrics: &Metrics, with_realized: bool) -> String {
     let c = &metrics.currency;
     let mut rows = vec![
-        ("equity", format!("{} {c}", metrics.total_equity_fiat)),
         (
-            "cost basis",
-            format!("{} {c}", metrics.total_cost_basis_fiat),
+            t("equity", "patrimonio"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_equity_fiat)),
         ),
         (
-            "unrealized PnL",
-            format!("{} {c}", metrics.total_unrealized_pnl_fiat),
+            t("cost basis", "coste"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_cost_basis_fiat)),
+        ),
+        (
+            t("unrealized PnL", "resultado latente"),
+            format!(
+                "{} {c}",
+                crate::i18n::num(&metrics.total_unrealized_pnl_fiat)
+            ),
         ),
     ];
     if with_realized {
         rows.push((
-            "realized PnL",
-            format!("{} {c}", metrics.total_realized_pnl_fiat),
+            t("realized PnL", "resultado realizado"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_realized_pnl_fiat)),
         ));
-        rows.push(("total PnL", format!("{} {c}", metrics.total_pnl_fiat)));
+        rows.push((
+            t("total PnL", "resultado total"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_pnl_fiat)),
+        ));
     }
     pairs(&rows)
 }
@@ -450,21 +459,34 @@ fn completeness_notes(metrics: &Metrics) -> String {
 
 pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
     let currency = &summary.metrics.currency;
-    let mut out = format!("Portfolio on {} ({currency})\n\n", summary.as_of);
+    let mut out = format!(
+        "{} {} ({currency})\n\n",
+        t("Portfolio on", "Cartera a"),
+        summary.as_of
+    );
     if summary.valued.is_empty() && summary.unvalued.is_empty() {
-        out.push_str("No holdings: every asset bought has been sold or spent.\n\n");
+        out.push_str(t(
+            "No holdings: every asset bought has been sold or spent.\n\n",
+            "Sin posiciones: todo lo comprado se ha vendido o gastado.\n\n",
+        ));
     }
     if !summary.valued.is_empty() {
-        out.push_str("Valued holdings\n");
+        out.push_str(t("Valued holdings\n", "Posiciones valoradas\n"));
         out.push_str(&valued_table(&summary.valued, currency, true));
         out.push('\n');
     }
     if !summary.unvalued.is_empty() {
-        out.push_str("Unvalued holdings (not in the totals; never counted as zero)\n");
+        out.push_str(t(
+            "Unvalued holdings (not in the totals; never counted as zero)\n",
+            "Posiciones sin valorar (fuera de los totales; nunca cuentan como cero)\n",
+        ));
         out.push_str(&unvalued_table(&summary.unvalued, currency, true));
         out.push('\n');
     }
-    out.push_str("Totals (valued holdings)\n");
+    out.push_str(t(
+        "Totals (valued holdings)\n",
+        "Totales (posiciones valoradas)\n",
+    ));
     out.push_str(&metrics_block(&summary.metrics, true));
     if summary.missing.is_empty() {
         out.push_str(&completeness_notes(&summary.metrics));

@@ -328,6 +328,32 @@ fn an_unknown_language_is_a_usage_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--lang es"), "{}", stderr(&out));
     assert!(out.stdout.is_empty());
+    // Spanish labels and numbers; JSON is the same in both languages.
+    let portfolio = demo.ok(&["portfolio", "--lang", "es"]);
+    assert!(portfolio.starts_with("Cartera a "), "{portfolio}");
+    assert!(
+        portfolio.contains(" patrimonio           10.442,35 EUR"),
+        "{portfolio}"
+    );
+    let tax = demo.ok(&["tax", "2024", "--lang", "es"]);
+    assert!(
+        tax.contains(" ganancias patrimoniales                       2.221,92"),
+        "{tax}"
+    );
+    assert_eq!(
+        demo.ok(&["--json", "tax", "2024", "--lang", "es"]),
+        demo.ok(&["--json", "tax", "2024"])
+    );
+    // The locale chooses Spanish when no flag is given.
+    let out = crate::support::cartera()
+        .env("CARTERA_NOW", crate::support::TEST_NOW)
+        .env("LANG", "es_ES.UTF-8")
+        .arg("--ledger")
+        .arg(&demo.path)
+        .args(["tax", "2024"])
+        .output()
+        .unwrap();
+    assert!(stdout(&out).contains("Resumen (EUR)"), "{}", stdout(&out));
 }
 
 #[test]
