@@ -174,7 +174,11 @@ pub(crate) fn run_settings(
             let mut store = crate::ledger_path::open_for_write(ledger)?;
             let canonical = match commands::set_setting(&mut *store, key, &as_json(value)) {
                 Ok(text) => text,
-                Err(error) => return fail(format!("{error} (irpf.md §1, domain.md §0.1)")),
+                Err(error) => {
+                    return fail(format!(
+                        "{error}; `cartera settings` lists every setting with its value"
+                    ));
+                }
             };
             if json {
                 outln!(
@@ -320,12 +324,12 @@ fn accounts_set(
     {
         return fail(format!(
             "{} is a sub-account of {}: custody kind and country are set on the top-level \
-                     account and inherited (domain.md §3); run `cartera accounts set {} …`",
+                     account and inherited; run `cartera accounts set {} …`",
             account.name, parent.name, parent.name
         ));
     }
     commands::set_account_custody(&mut *store, &account.name, kind, country)
-        .or_else(|error| fail(format!("accounts set refused: {error} (domain.md §3)")))?;
+        .or_else(|error| fail(format!("accounts set refused: {error}")))?;
     let kind = kind.trim().to_ascii_uppercase();
     let country = country.map(|c| c.trim().to_ascii_uppercase());
     if json {
@@ -405,7 +409,7 @@ fn fiat_currency(text: &str) -> Result<Asset> {
         return usage(
             "not-fiat",
             format!(
-                "--currency \"{text}\" is not a fiat code: an edited value or price is in fiat (EUR, USD, …; domain.md §6.1)"
+                "--currency \"{text}\" is not a fiat code: an edited value or price is in fiat (EUR, USD, …)"
             ),
         );
     }
@@ -558,7 +562,7 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
     if nothing {
         return usage(
             "empty-edit",
-            "an edit must change something (domain.md §6.1): give --type, --in-amount, \
+            "an edit must change something: give --type, --in-amount, \
              --out-amount, --value, --price, --fee, --no-fee, --timestamp, --exclude or --note; \
              or --restore",
         );
@@ -587,10 +591,10 @@ pub(crate) fn run_edit(ledger: Option<&Path>, json: bool, args: &EditArgs) -> Re
 /// A refused correction, with the rule it breaks.
 fn rule_message(command: &str, error: &UseCaseError) -> String {
     let rule = if command == "edit" {
-        "domain.md §6.1: an edit must change something, quantities > 0, currencies fiat, and the \
-         edited row must keep the shape of its type (§4.2)"
+        "rule: an edit must change something, quantities > 0, currencies fiat, and the edited \
+         row must keep the shape of its type"
     } else {
-        "domain.md §6.3: a link joins a TRANSFER_OUT to a TRANSFER_IN of the same asset, each \
+        "rule: a link joins a TRANSFER_OUT to a TRANSFER_IN of the same asset, each \
          leg once; a counterparty is another account or the leg's own wallet"
     };
     match error {

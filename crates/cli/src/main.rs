@@ -15,8 +15,12 @@ mod ask;
 mod bench;
 mod conversations;
 mod corrections;
+mod csv_dialect;
 mod demo;
 mod exit;
+mod guide;
+mod html;
+mod i18n;
 mod import;
 mod ledger_path;
 mod market;
@@ -27,8 +31,10 @@ mod reports;
 mod session;
 mod sync;
 mod table;
+mod tax_years;
 mod tools;
 mod writer_lock;
+mod worksheets;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -51,7 +57,7 @@ const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (tzdb ", "{tzdb}", ")
     disable_version_flag = true,
     after_help = "Example:\n  cartera demo\n  cartera import kraken-ledgers.csv bitvavo.csv\n  \
                   cartera rates import eurofxref-hist.zip\n  cartera prices import prices.csv\n  \
-                  cartera portfolio\n  cartera tax 2024"
+                  cartera portfolio\n  cartera tax 2024\n  cartera tax 2022..2024"
 )]
 struct Cli {
     /// The ledger file (default: `$CARTERA_LEDGER`, else `<data dir>/cartera/ledger.sqlite`).
@@ -60,6 +66,10 @@ struct Cli {
     /// Print the result as one JSON document instead of tables.
     #[arg(long, global = true)]
     json: bool,
+    /// Language of tables and messages: es or en (default: the display_language setting, else
+    /// LC_ALL/LANG starting with `es`, else English). `--json` is the same in both.
+    #[arg(long, global = true, value_name = "es|en")]
+    lang: Option<String>,
     /// Print the version and the bundled time-zone database version.
     #[arg(long, short = 'V')]
     version: bool,
@@ -96,9 +106,9 @@ enum Command {
                             cartera portfolio --account Kraken"
     )]
     Portfolio(reports::PortfolioArgs),
-    /// The IRPF report of a year (irpf.md), or `tax compare YEAR_A YEAR_B`.
+    /// The IRPF report of a year with its Renta Web guide, or `tax compare YEAR_A YEAR_B`.
     #[command(
-        after_help = "Example:\n  cartera tax 2024\n  cartera tax 2024 --csv out/\n  \
+        after_help = "Example:\n  cartera tax 2024\n  cartera tax 2022..2024\n  cartera tax 2024 --csv out/\n  \
                             cartera tax 2024 --json\n  cartera tax compare 2023 2024"
     )]
     Tax(reports::TaxArgs),
@@ -172,7 +182,7 @@ enum Command {
                             cartera chat --resume c3"
     )]
     Chat(ask::ChatArgs),
-    /// Benchmarks: the synthetic ledger generator and the harness (performance.md).
+    /// Benchmarks: the synthetic ledger generator and the harness.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
 }
@@ -241,6 +251,10 @@ fn main() -> ExitCode {
                 .map_err(Into::into),
             json,
         );
+    }
+    match cli.lang.as_deref().map(i18n::Lang::parse).transpose() {
+        Ok(lang) => i18n::set(lang.unwrap_or_else(i18n::Lang::from_env)),
+        Err(usage) => return exit::finish(Err(usage.into()), json),
     }
     let Some(command) = cli.command else {
         return exit::finish(

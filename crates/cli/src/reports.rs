@@ -28,6 +28,7 @@ use use_cases::queries::{
     TxSearchRequest,
 };
 
+use crate::i18n::t;
 use crate::session::{CliClock, explain, fail, open_existing};
 use crate::table::{Align, Table, opt, pairs, unit_price};
 use crate::{Outcome, UsageError};
@@ -50,12 +51,25 @@ pub(crate) struct PortfolioArgs {
 pub(crate) struct TaxArgs {
     #[command(subcommand)]
     compare: Option<TaxCommand>,
-    /// The fiscal year.
-    #[arg(value_name = "YEAR", required = true)]
-    year: Option<i32>,
+    /// The fiscal year, or several: `2022..2024` (every year and the carry-forward chain).
+    #[arg(value_name = "YEAR", required = true, value_parser = crate::tax_years::parse_span)]
+    year: Option<crate::tax_years::YearSpan>,
     /// Also write `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` into DIR.
     #[arg(long, value_name = "DIR")]
     csv: Option<PathBuf>,
+    /// CSV dialect: rfc4180 (default: `,` and `.`) or excel-es (`;`, decimal commas, UTF-8
+    /// with a BOM: what a Spanish Excel opens).
+    #[arg(long, value_name = "DIALECT", default_value = "rfc4180", value_parser = ["rfc4180", "excel-es"])]
+    csv_dialect: String,
+    /// Write the year's report as one self-contained HTML file (charts inline, prints on A4).
+    #[arg(long, value_name = "FILE")]
+    html: Option<PathBuf>,
+    /// Write the Modelo 721 worksheet (31 December, foreign custodians) to FILE (.csv or .json).
+    #[arg(long, value_name = "FILE")]
+    modelo721: Option<PathBuf>,
+    /// Write the Modelo 714 apartado Q worksheet to FILE (.csv or .json).
+    #[arg(long, value_name = "FILE")]
+    modelo714: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -215,7 +229,7 @@ impl Session {
 
     /// Fails (exit 1) when `year` is outside the years the ledger covers.
     /// The rule is the use cases' (`check_year_covered`), so the tools say the same.
-    fn require_year(&self, year: i32) -> Result<()> {
+    pub(crate) fn require_year(&self, year: i32) -> Result<()> {
         let years = self.years()?;
         if years.is_empty() {
             return self.require_rows();
@@ -233,11 +247,11 @@ fn year_of(date: Date) -> i32 {
 }
 
 /// Unwraps a use-case answer; an error is an exit-1 failure with its message.
-fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
+pub(crate) fn answer<T>(result: UseCaseResult<T>) -> Result<T> {
     result.or_else(|error| fail(explain(&error)))
 }
 
-fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
+pub(crate) fn print_json<T: Serialize>(value: &T) -> Result<Outcome> {
     use std::io::Write as _;
     // Streamed into a buffered stdout: a year of a million-row ledger is a 100 MB document,
     // which need not exist as one string first.
@@ -323,23 +337,23 @@ pub(crate) fn run_portfolio(
 }
 
 fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool) -> String {
-    let avg = format!("avg cost {currency}");
-    let cost = format!("cost basis {currency}");
-    let price = format!("price {currency}");
-    let value = format!("value {currency}");
-    let pnl = format!("unrealized {currency}");
+    let avg = format!("{} {currency}", t("avg cost", "coste medio"));
+    let cost = format!("{} {currency}", t("cost basis", "coste"));
+    let price = format!("{} {currency}", t("price", "precio"));
+    let value = format!("{} {currency}", t("value", "valor"));
+    let pnl = format!("{} {currency}", t("unrealized", "latente"));
     let mut columns = vec![
-        ("asset", Align::Left),
-        ("quantity", Align::Right),
+        (t("asset", "activo"), Align::Left),
+        (t("quantity", "cantidad"), Align::Right),
         (avg.as_str(), Align::Right),
         (cost.as_str(), Align::Right),
         (price.as_str(), Align::Right),
         (value.as_str(), Align::Right),
         (pnl.as_str(), Align::Right),
-        ("allocation %", Align::Right),
+        (t("allocation %", "peso %"), Align::Right),
     ];
     if with_locations {
-        columns.push(("held at", Align::Left));
+        columns.push((t("held at", "custodia"), Align::Left));
     }
     let mut table = Table::new(&columns);
     for h in holdings {
@@ -364,13 +378,13 @@ fn valued_table(holdings: &[ValuedHolding], currency: &str, with_locations: bool
 fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: bool) -> String {
     let cost = format!("cost basis {currency}");
     let mut columns = vec![
-        ("asset", Align::Left),
-        ("quantity", Align::Right),
+        (t("asset", "activo"), Align::Left),
+        (t("quantity", "cantidad"), Align::Right),
         (cost.as_str(), Align::Right),
-        ("reason", Align::Left),
+        (t("reason", "motivo"), Align::Left),
     ];
     if with_locations {
-        columns.push(("held at", Align::Left));
+        columns.push((t("held at", "custodia"), Align::Left));
     }
     let mut table = Table::new(&columns);
     for h in holdings {
@@ -390,8 +404,8 @@ fn unvalued_table(holdings: &[UnvaluedHolding], currency: &str, with_locations: 
 
 fn unvalued_reason(reason: &str) -> &str {
     match reason {
-        "no_price" => "no price",
-        "no_rate" => "no ECB rate",
+        "no_price" => t("no price", "sin precio"),
+        "no_rate" => t("no ECB rate", "sin tipo del BCE"),
         other => other,
     }
 }
@@ -399,22 +413,31 @@ fn unvalued_reason(reason: &str) -> &str {
 fn metrics_block(metrics: &Metrics, with_realized: bool) -> String {
     let c = &metrics.currency;
     let mut rows = vec![
-        ("equity", format!("{} {c}", metrics.total_equity_fiat)),
         (
-            "cost basis",
-            format!("{} {c}", metrics.total_cost_basis_fiat),
+            t("equity", "patrimonio"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_equity_fiat)),
         ),
         (
-            "unrealized PnL",
-            format!("{} {c}", metrics.total_unrealized_pnl_fiat),
+            t("cost basis", "coste"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_cost_basis_fiat)),
+        ),
+        (
+            t("unrealized PnL", "resultado latente"),
+            format!(
+                "{} {c}",
+                crate::i18n::num(&metrics.total_unrealized_pnl_fiat)
+            ),
         ),
     ];
     if with_realized {
         rows.push((
-            "realized PnL",
-            format!("{} {c}", metrics.total_realized_pnl_fiat),
+            t("realized PnL", "resultado realizado"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_realized_pnl_fiat)),
         ));
-        rows.push(("total PnL", format!("{} {c}", metrics.total_pnl_fiat)));
+        rows.push((
+            t("total PnL", "resultado total"),
+            format!("{} {c}", crate::i18n::num(&metrics.total_pnl_fiat)),
+        ));
     }
     pairs(&rows)
 }
@@ -438,21 +461,34 @@ fn completeness_notes(metrics: &Metrics) -> String {
 
 pub(crate) fn render_portfolio(summary: &PortfolioSummary) -> String {
     let currency = &summary.metrics.currency;
-    let mut out = format!("Portfolio on {} ({currency})\n\n", summary.as_of);
+    let mut out = format!(
+        "{} {} ({currency})\n\n",
+        t("Portfolio on", "Cartera a"),
+        summary.as_of
+    );
     if summary.valued.is_empty() && summary.unvalued.is_empty() {
-        out.push_str("No holdings: every asset bought has been sold or spent.\n\n");
+        out.push_str(t(
+            "No holdings: every asset bought has been sold or spent.\n\n",
+            "Sin posiciones: todo lo comprado se ha vendido o gastado.\n\n",
+        ));
     }
     if !summary.valued.is_empty() {
-        out.push_str("Valued holdings\n");
+        out.push_str(t("Valued holdings\n", "Posiciones valoradas\n"));
         out.push_str(&valued_table(&summary.valued, currency, true));
         out.push('\n');
     }
     if !summary.unvalued.is_empty() {
-        out.push_str("Unvalued holdings (not in the totals; never counted as zero)\n");
+        out.push_str(t(
+            "Unvalued holdings (not in the totals; never counted as zero)\n",
+            "Posiciones sin valorar (fuera de los totales; nunca cuentan como cero)\n",
+        ));
         out.push_str(&unvalued_table(&summary.unvalued, currency, true));
         out.push('\n');
     }
-    out.push_str("Totals (valued holdings)\n");
+    out.push_str(t(
+        "Totals (valued holdings)\n",
+        "Totales (posiciones valoradas)\n",
+    ));
     out.push_str(&metrics_block(&summary.metrics, true));
     if summary.missing.is_empty() {
         out.push_str(&completeness_notes(&summary.metrics));
@@ -509,13 +545,42 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
     if let Some(TaxCommand::Compare { year_a, year_b }) = args.compare {
         return run_compare(ledger, json, year_a, year_b);
     }
-    let Some(year) = args.year else {
+    let Some(span) = args.year else {
         return Err(UsageError {
             code: "missing-year",
             reason: "give the fiscal year: `cartera tax 2024`".to_owned(),
         }
         .into());
     };
+    let sheets = [
+        (args.modelo721.as_deref(), "--modelo721"),
+        (args.modelo714.as_deref(), "--modelo714"),
+    ];
+    let mut kinds = Vec::new();
+    for (path, option) in sheets {
+        if let Some(path) = path {
+            kinds.push((path, crate::worksheets::kind_of(path, option)?));
+        }
+    }
+    if span.first != span.last {
+        if !kinds.is_empty() || args.html.is_some() {
+            return Err(UsageError {
+                code: "worksheet-one-year",
+                reason: "--html, --modelo721 and --modelo714 take one year: `cartera tax 2024 --modelo721 \
+                         m721.csv`"
+                    .to_owned(),
+            }
+            .into());
+        }
+        return crate::tax_years::run(
+            ledger,
+            json,
+            span,
+            args.csv.as_deref(),
+            args.csv_dialect == "excel-es",
+        );
+    }
+    let year = span.first;
     let session = Session::open(ledger)?;
     session.require_year(year)?;
     let report = tax_report(&session, year)?;
@@ -524,16 +589,69 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
             year,
             with_year_end_holdings: false,
         }))?;
-        write_csv(dir, &files)?;
+        write_csv(dir, &files, args.csv_dialect == "excel-es")?;
+    }
+    let worksheets = if kinds.is_empty() && args.html.is_none() {
+        None
+    } else {
+        let w = answer(session.queries.get_modelo_worksheets(year))?;
+        if let Some(path) = args.modelo721.as_deref() {
+            let kind = crate::worksheets::kind_of(path, "--modelo721")?;
+            crate::worksheets::write_file(path, kind, &w.modelo721, crate::worksheets::csv_721)?;
+        }
+        if let Some(path) = args.modelo714.as_deref() {
+            let kind = crate::worksheets::kind_of(path, "--modelo714")?;
+            crate::worksheets::write_file(path, kind, &w.modelo714, crate::worksheets::csv_714)?;
+        }
+        Some(w)
+    };
+    if let (Some(path), Some(w)) = (args.html.as_deref(), &worksheets) {
+        let series = year_series(&session, year)?;
+        let page = crate::html::render(&crate::html::HtmlInput {
+            report: &report,
+            worksheets: w,
+            series: &series,
+        });
+        crate::worksheets::write_whole(path, page.as_bytes())?;
+        diag!("wrote {}", path.display());
     }
     if json {
         print_json(&*report)?;
     } else {
-        out!("{}", render_tax(&report));
+        let mut text = render_tax(&report);
+        if let Some(w) = &worksheets {
+            text.push_str(&crate::worksheets::render(w));
+        }
+        out!("{text}");
     }
     // The process exits next: the OS reclaims the ledger's derived state at once.
     session.queries.leave_state_to_exit();
     Ok(Outcome::Success)
+}
+
+/// The portfolio's daily EUR value over `year` (up to today for the current year).
+fn year_series(session: &Session, year: i32) -> Result<Vec<shared_types::dto::PerformancePoint>> {
+    use chrono::Datelike as _;
+    let today = session.clock.now().utc_date();
+    let Some(first) = Date::from_ymd_opt(year, 1, 1) else {
+        return Ok(Vec::new());
+    };
+    if today < first {
+        return Ok(Vec::new());
+    }
+    let days = u32::try_from((today - first).num_days() + 1).unwrap_or(u32::MAX);
+    let history = answer(session.queries.get_performance_history(
+        &use_cases::queries::SeriesRequest {
+            days,
+            currency: Some(use_cases::queries::DisplayCurrency::Eur),
+            max_points: None,
+        },
+    ))?;
+    Ok(history
+        .points
+        .into_iter()
+        .filter(|p| p.date.get(..4) == Some(year.to_string().as_str()) && today.year() >= year)
+        .collect())
 }
 
 /// The year's report as the use cases keep it for this ledger version (shared, not copied: a
@@ -573,58 +691,91 @@ fn run_compare(ledger: Option<&Path>, json: bool, year_a: i32, year_b: i32) -> R
 }
 
 /// The sixteen summary fields with their labels, in `irpf.md` §7.1 order.
-fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16] {
+pub(crate) fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16] {
     [
-        ("capital gains", Some(&summary.capital_gains)),
-        ("capital losses", Some(&summary.capital_losses)),
         (
-            "savings base yields (staking, lending)",
+            t("capital gains", "ganancias patrimoniales"),
+            Some(&summary.capital_gains),
+        ),
+        (
+            t("capital losses", "pérdidas patrimoniales"),
+            Some(&summary.capital_losses),
+        ),
+        (
+            t(
+                "savings base yields (staking, lending)",
+                "rendimientos del ahorro (staking, préstamos)",
+            ),
             Some(&summary.savings_base_yields),
         ),
         (
-            "general base airdrops",
+            t("general base airdrops", "airdrops (base general)"),
             Some(&summary.general_base_airdrops),
         ),
         (
-            "net patrimonial result",
+            t("net patrimonial result", "resultado patrimonial neto"),
             Some(&summary.net_patrimonial_result),
         ),
-        ("estimated IRPF", summary.estimated_irpf.as_ref()),
         (
-            "savings transmission balance",
+            t("estimated IRPF", "IRPF estimado"),
+            summary.estimated_irpf.as_ref(),
+        ),
+        (
+            t(
+                "savings transmission balance",
+                "saldo de transmisiones (ahorro)",
+            ),
             Some(&summary.savings_transmission_balance),
         ),
         (
-            "general short-term balance",
+            t(
+                "general short-term balance",
+                "saldo a corto plazo (base general)",
+            ),
             Some(&summary.general_short_term_balance),
         ),
         (
-            "current-year cross-compensation",
+            t(
+                "current-year cross-compensation",
+                "compensación cruzada del ejercicio",
+            ),
             Some(&summary.current_year_cross_compensation),
         ),
-        ("carry-forward used", Some(&summary.carry_forward_used)),
         (
-            "savings base after compensation",
+            t("carry-forward used", "pérdidas anteriores aplicadas"),
+            Some(&summary.carry_forward_used),
+        ),
+        (
+            t(
+                "savings base after compensation",
+                "base del ahorro tras compensar",
+            ),
             Some(&summary.savings_base_after_compensation),
         ),
         (
-            "general gains after compensation",
+            t(
+                "general gains after compensation",
+                "ganancias generales tras compensar",
+            ),
             Some(&summary.general_gains_after_compensation),
         ),
         (
-            "carry-forward generated",
+            t("carry-forward generated", "pérdidas generadas a compensar"),
             Some(&summary.carry_forward_generated),
         ),
         (
-            "carry-forward remaining",
+            t("carry-forward remaining", "pérdidas pendientes"),
             Some(&summary.carry_forward_remaining),
         ),
         (
-            "carry-forward expired",
+            t("carry-forward expired", "pérdidas caducadas"),
             Some(&summary.carry_forward_expired),
         ),
         (
-            "economic activity income",
+            t(
+                "economic activity income",
+                "ingresos de actividad económica",
+            ),
             Some(&summary.economic_activity_income),
         ),
     ]
@@ -632,18 +783,25 @@ fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16]
 
 fn completeness_text(status: &CompletenessDto) -> String {
     match status {
-        CompletenessDto::Complete => "COMPLETE".to_owned(),
+        CompletenessDto::Complete => t("COMPLETE", "COMPLETO").to_owned(),
         CompletenessDto::Incomplete { reasons } => {
-            format!("INCOMPLETE ({})", reasons.join(", "))
+            format!("{} ({})", t("INCOMPLETE", "INCOMPLETO"), reasons.join(", "))
         }
     }
 }
 
+/// The year report as text.
+pub(crate) fn render_tax(report: &TaxReport) -> String {
+    render_tax_with(report, true)
+}
+
+/// [`render_tax`], with or without the one-line-per-slice disposal list (a run of several years
+/// leaves it to `cartera tax YEAR`, `--csv` and `--html`).
 #[allow(
     clippy::too_many_lines,
-    reason = "one section after another, in the order of irpf.md §7"
+    reason = "one section after another, in the order of the year report"
 )]
-pub(crate) fn render_tax(report: &TaxReport) -> String {
+pub(crate) fn render_tax_with(report: &TaxReport, with_disposals: bool) -> String {
     let mut out = format!(
         "IRPF {} ({}, {}): {}\n\n",
         report.year,
@@ -651,15 +809,19 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         report.method,
         completeness_text(&report.completeness.status)
     );
-    out.push_str("Summary (EUR)\n");
+    out.push_str(t("Summary (EUR)\n", "Resumen (EUR)\n"));
     let rows: Vec<(&str, String)> = summary_fields(&report.summary)
         .into_iter()
         .map(|(label, value)| {
             (
                 label,
-                value
-                    .cloned()
-                    .unwrap_or_else(|| "- (no savings scale for the year)".to_owned()),
+                value.cloned().unwrap_or_else(|| {
+                    t(
+                        "- (no savings scale for the year)",
+                        "- (sin escala del ahorro para el ejercicio)",
+                    )
+                    .to_owned()
+                }),
             )
         })
         .collect();
@@ -667,18 +829,20 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
 
     let bases = &report.bases;
     if !bases.brackets.is_empty() {
-        out.push_str("\nSavings scale\n");
+        out.push_str(t("\nSavings scale\n", "\nEscala del ahorro\n"));
         let mut table = Table::new(&[
-            ("from EUR", Align::Right),
-            ("to EUR", Align::Right),
-            ("rate", Align::Right),
-            ("taxed EUR", Align::Right),
-            ("tax EUR", Align::Right),
+            (t("from EUR", "desde EUR"), Align::Right),
+            (t("to EUR", "hasta EUR"), Align::Right),
+            (t("rate", "tipo"), Align::Right),
+            (t("taxed EUR", "gravado EUR"), Align::Right),
+            (t("tax EUR", "cuota EUR"), Align::Right),
         ]);
         for b in &bases.brackets {
             table.row([
                 b.lower.clone(),
-                b.upper.clone().unwrap_or_else(|| "and above".to_owned()),
+                b.upper
+                    .clone()
+                    .unwrap_or_else(|| t("and above", "en adelante").to_owned()),
                 b.rate.clone(),
                 b.taxed_amount.clone(),
                 b.tax.clone(),
@@ -689,13 +853,16 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
 
     let carry = &report.carry_forward;
     if !carry.used.is_empty() {
-        out.push_str("\nCarry-forward used\n");
+        out.push_str(t(
+            "\nCarry-forward used\n",
+            "\nPérdidas anteriores aplicadas\n",
+        ));
         let mut table = Table::new(&[
-            ("origin year", Align::Right),
-            ("kind", Align::Left),
-            ("source", Align::Left),
-            ("nature", Align::Left),
-            ("amount EUR", Align::Right),
+            (t("origin year", "año de origen"), Align::Right),
+            (t("kind", "tipo"), Align::Left),
+            (t("source", "fuente"), Align::Left),
+            (t("nature", "naturaleza"), Align::Left),
+            (t("amount EUR", "importe EUR"), Align::Right),
         ]);
         for u in &carry.used {
             table.row([
@@ -709,17 +876,23 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push_str(&table.render());
     }
     for (title, items) in [
-        ("Carry-forward generated", &carry.generated),
-        ("Carry-forward expired", &carry.expired),
+        (
+            t("Carry-forward generated", "Pérdidas generadas"),
+            &carry.generated,
+        ),
+        (
+            t("Carry-forward expired", "Pérdidas caducadas"),
+            &carry.expired,
+        ),
     ] {
         if items.is_empty() {
             continue;
         }
         let _ = writeln!(out, "\n{title}");
         let mut table = Table::new(&[
-            ("origin year", Align::Right),
-            ("kind", Align::Left),
-            ("amount EUR", Align::Right),
+            (t("origin year", "año de origen"), Align::Right),
+            (t("kind", "tipo"), Align::Left),
+            (t("amount EUR", "importe EUR"), Align::Right),
         ]);
         for item in items {
             table.row([
@@ -731,13 +904,13 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push_str(&table.render());
     }
     if !carry.remaining.is_empty() {
-        out.push_str("\nCarry-forward remaining\n");
+        out.push_str(t("\nCarry-forward remaining\n", "\nPérdidas pendientes\n"));
         let mut table = Table::new(&[
-            ("origin year", Align::Right),
-            ("kind", Align::Left),
-            ("source", Align::Left),
-            ("remaining EUR", Align::Right),
-            ("last usable year", Align::Right),
+            (t("origin year", "año de origen"), Align::Right),
+            (t("kind", "tipo"), Align::Left),
+            (t("source", "fuente"), Align::Left),
+            (t("remaining EUR", "pendiente EUR"), Align::Right),
+            (t("last usable year", "último año"), Align::Right),
         ]);
         for r in &carry.remaining {
             table.row([
@@ -753,23 +926,32 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
 
     let modelo = &report.modelo100;
     out.push_str(if modelo.boxes {
-        "\nModelo 100: virtual currency transmissions (EUR)\n"
+        t("\nModelo 100: virtual currency transmissions (EUR)\n", "\nModelo 100: transmisiones de monedas virtuales (EUR)\n")
     } else {
-        "\nModelo 100: transmissions, block of other patrimonial elements (EUR; no box numbers before 2022)\n"
+        t("\nModelo 100: transmissions, block of other patrimonial elements (EUR; no box numbers before 2022)\n", "\nModelo 100: transmisiones, bloque de otros elementos patrimoniales (EUR; sin casillas antes de 2022)\n")
     });
     if modelo.rows.is_empty() {
-        out.push_str(" No transmission in the year.\n");
+        out.push_str(t(
+            " No transmission in the year.\n",
+            " Ninguna transmisión en el ejercicio.\n",
+        ));
     } else {
         let mut table = Table::new(&[
             ("base", Align::Left),
-            ("1802 asset", Align::Left),
+            (t("1802 asset", "1802 activo"), Align::Left),
             ("1803 clave", Align::Left),
-            ("1804 transmission EUR", Align::Right),
-            ("1806 acquisition EUR", Align::Right),
-            ("1807 loss EUR", Align::Right),
-            ("1809 gain EUR", Align::Right),
-            ("slices", Align::Right),
-            ("operations", Align::Right),
+            (
+                t("1804 transmission EUR", "1804 transmisión EUR"),
+                Align::Right,
+            ),
+            (
+                t("1806 acquisition EUR", "1806 adquisición EUR"),
+                Align::Right,
+            ),
+            (t("1807 loss EUR", "1807 pérdida EUR"), Align::Right),
+            (t("1809 gain EUR", "1809 ganancia EUR"), Align::Right),
+            (t("slices", "tramos"), Align::Right),
+            (t("operations", "operaciones"), Align::Right),
         ]);
         for r in &modelo.rows {
             table.row([
@@ -800,15 +982,24 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
     }
     for (title, block) in [
         (
-            "Capital income (RCM: staking, lending, interest)",
+            t(
+                "Capital income (RCM: staking, lending, interest)",
+                "Rendimientos del capital mobiliario (staking, préstamos, intereses)",
+            ),
             &modelo.capital_income,
         ),
         (
-            "General-base gains (airdrops, promotions)",
+            t(
+                "General-base gains (airdrops, promotions)",
+                "Ganancias de la base general (airdrops, promociones)",
+            ),
             &modelo.general_gains,
         ),
         (
-            "Economic activity (mining; reported, not taxed)",
+            t(
+                "Economic activity (mining; reported, not taxed)",
+                "Actividad económica (minería; se informa, no se tributa)",
+            ),
             &modelo.economic_activity,
         ),
     ] {
@@ -817,9 +1008,9 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         }
         let _ = writeln!(out, "\n{title}: {} EUR", block.total);
         let mut table = Table::new(&[
-            ("asset", Align::Left),
-            ("quantity", Align::Right),
-            ("value EUR", Align::Right),
+            (t("asset", "activo"), Align::Left),
+            (t("quantity", "cantidad"), Align::Right),
+            (t("value EUR", "valor EUR"), Align::Right),
         ]);
         for a in &block.per_asset {
             table.row([a.asset.clone(), a.quantity.clone(), a.value.clone()]);
@@ -827,14 +1018,14 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push_str(&table.render());
     }
     if !modelo.derivatives.is_empty() {
-        out.push_str("\nDerivatives (EUR)\n");
+        out.push_str(t("\nDerivatives (EUR)\n", "\nDerivados (EUR)\n"));
         let mut table = Table::new(&[
-            ("contract", Align::Left),
-            ("settled in", Align::Left),
-            ("gains EUR", Align::Right),
-            ("losses EUR", Align::Right),
-            ("net EUR", Align::Right),
-            ("rows", Align::Right),
+            (t("contract", "contrato"), Align::Left),
+            (t("settled in", "liquidado en"), Align::Left),
+            (t("gains EUR", "ganancias EUR"), Align::Right),
+            (t("losses EUR", "pérdidas EUR"), Align::Right),
+            (t("net EUR", "neto EUR"), Align::Right),
+            (t("rows", "filas"), Align::Right),
         ]);
         for d in &modelo.derivatives {
             table.row([
@@ -849,19 +1040,22 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push_str(&table.render());
     }
 
-    if !report.audit_trail.is_empty() {
-        out.push_str("\nDisposals (one line per FIFO slice; full detail in `--csv`)\n");
+    if with_disposals && !report.audit_trail.is_empty() {
+        out.push_str(t(
+            "\nDisposals (one line per FIFO slice; full detail in `--csv`)\n",
+            "\nTransmisiones (una línea por tramo FIFO; detalle completo en `--csv`)\n",
+        ));
         let mut table = Table::new(&[
-            ("date", Align::Left),
-            ("type", Align::Left),
-            ("leg", Align::Left),
-            ("asset", Align::Left),
-            ("quantity", Align::Right),
-            ("acquired", Align::Left),
-            ("transmission EUR", Align::Right),
-            ("acquisition EUR", Align::Right),
-            ("result EUR", Align::Right),
-            ("included", Align::Left),
+            (t("date", "fecha"), Align::Left),
+            (t("type", "tipo"), Align::Left),
+            (t("leg", "pata"), Align::Left),
+            (t("asset", "activo"), Align::Left),
+            (t("quantity", "cantidad"), Align::Right),
+            (t("acquired", "adquirido"), Align::Left),
+            (t("transmission EUR", "transmisión EUR"), Align::Right),
+            (t("acquisition EUR", "adquisición EUR"), Align::Right),
+            (t("result EUR", "resultado EUR"), Align::Right),
+            (t("included", "incluido"), Align::Left),
         ]);
         for s in &report.audit_trail {
             table.row([
@@ -875,7 +1069,7 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
                 opt(s.acquisition_value.as_ref()),
                 opt(s.result.as_ref()),
                 if s.included {
-                    "yes".to_owned()
+                    t("yes", "sí").to_owned()
                 } else {
                     format!("no: {}", s.quality_flags.join(", "))
                 },
@@ -886,43 +1080,59 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
 
     let completeness = &report.completeness;
     if completeness.status != CompletenessDto::Complete {
-        out.push_str("\nIncomplete: these items are left out of the figures, never guessed\n");
+        out.push_str(t(
+            "\nIncomplete: these items are left out of the figures, never guessed\n",
+            "\nIncompleto: estas partidas quedan fuera de las cifras, nunca se estiman\n",
+        ));
         out.push_str(&pairs(&[
             (
-                "unconvertible (no ECB rate)",
+                t(
+                    "unconvertible (no ECB rate)",
+                    "sin conversión (sin tipo del BCE)",
+                ),
                 completeness.unconvertible_count.to_string(),
             ),
             (
-                "flagged events excluded",
+                t("flagged events excluded", "operaciones excluidas"),
                 completeness.excluded_flagged_events.to_string(),
             ),
             (
-                "income without a value",
+                t("income without a value", "rentas sin valor"),
                 completeness.excluded_unresolved_income.to_string(),
             ),
         ]));
         for gap in &completeness.uncovered_quantity {
             let _ = writeln!(
                 out,
-                " {} {} disposed of without a recorded acquisition",
-                gap.amount, gap.symbol
+                " {} {} {}",
+                crate::i18n::num(&gap.amount),
+                gap.symbol,
+                t(
+                    "disposed of without a recorded acquisition",
+                    "transmitidos sin adquisición registrada"
+                )
             );
         }
-        out.push_str(
+        out.push_str(t(
             " See `cartera integrity` for the rows to fix (missing prices: `cartera prices import`, \
              missing rates: `cartera rates import`, missing buys: `cartera import`).\n",
-        );
+            " Vea `cartera integrity` para las filas a corregir (precios: `cartera prices import`, \
+             tipos de cambio: `cartera rates import`, compras: `cartera import`).\n",
+        ));
     }
     if let Some(entries) = &report.art_33_5_warnings
         && !entries.is_empty()
     {
-        out.push_str("\nArt. 33.5 review: losses with re-acquisitions within two months\n");
+        out.push_str(t(
+            "\nArt. 33.5 review: losses with re-acquisitions within two months\n",
+            "\nRevisión del art. 33.5: pérdidas con recompras en dos meses\n",
+        ));
         let mut table = Table::new(&[
-            ("disposed on", Align::Left),
-            ("asset", Align::Left),
-            ("loss EUR", Align::Right),
-            ("window", Align::Left),
-            ("re-acquired", Align::Left),
+            (t("disposed on", "transmitido"), Align::Left),
+            (t("asset", "activo"), Align::Left),
+            (t("loss EUR", "pérdida EUR"), Align::Right),
+            (t("window", "ventana"), Align::Left),
+            (t("re-acquired", "recomprado"), Align::Left),
         ]);
         for e in entries {
             table.row([
@@ -943,14 +1153,12 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
         out.push('\n');
         out.push_str(&render_year_end(year_end));
     }
-    out.push_str("\nWarnings: ");
-    if report.warnings.is_empty() {
-        out.push_str("none\n");
-    } else {
-        out.push_str(&report.warnings.join(", "));
-        out.push('\n');
-    }
-    let _ = writeln!(out, "Assumptions: {}", report.assumptions.join(", "));
+    out.push('\n');
+    out.push_str(&crate::guide::render_guide(&report.renta_guide));
+    out.push_str(&crate::guide::render_warnings_and_assumptions(
+        &report.warnings,
+        &report.assumptions,
+    ));
     out
 }
 
@@ -970,11 +1178,11 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
     let year_a = format!("{} EUR", a.year);
     let year_b = format!("{} EUR", b.year);
     let mut table = Table::new(&[
-        ("field", Align::Left),
+        (t("field", "campo"), Align::Left),
         (year_a.as_str(), Align::Right),
         (year_b.as_str(), Align::Right),
-        ("delta EUR", Align::Right),
-        ("comparable", Align::Left),
+        (t("delta EUR", "diferencia EUR"), Align::Right),
+        (t("comparable", "comparable"), Align::Left),
     ]);
     let d = &comparison.deltas;
     let deltas = [
@@ -1006,7 +1214,7 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
             opt(value_b),
             opt(delta.value.as_ref()),
             if delta.kind.eq_ignore_ascii_case("delta") {
-                "yes".to_owned()
+                t("yes", "sí").to_owned()
             } else {
                 "no".to_owned()
             },
@@ -1017,13 +1225,23 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
 }
 
 /// Writes `modelo100_<YEAR>.csv` and `annex_<YEAR>.csv` (`irpf.md` §8.1, §8.3).
-fn write_csv(dir: &Path, files: &TaxCsvFiles) -> Result<()> {
+pub(crate) fn write_csv(dir: &Path, files: &TaxCsvFiles, excel_es: bool) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return fail(format!(
+            "--csv {}: that is a file, not a folder; name a folder for the CSV files",
+            dir.display()
+        ));
+    }
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create the folder {}", dir.display()))?;
     for file in &files.files {
         let path = dir.join(&file.name);
-        std::fs::write(&path, &file.content)
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        let content = if excel_es {
+            crate::csv_dialect::excel_es(&file.content)
+        } else {
+            file.content.clone()
+        };
+        crate::worksheets::write_whole(&path, content.as_bytes())?;
         diag!("wrote {}", path.display());
     }
     Ok(())
@@ -1082,9 +1300,9 @@ fn render_integrity(
         };
         let mut table = Table::new(&[
             ("occurred at", Align::Left),
-            ("asset", Align::Left),
+            (t("asset", "activo"), Align::Left),
             ("account", Align::Left),
-            ("quantity", Align::Right),
+            (t("quantity", "cantidad"), Align::Right),
             ("detail", Align::Left),
             ("row key", Align::Left),
         ]);
@@ -1114,7 +1332,7 @@ fn render_integrity(
         let mut table = Table::new(&[
             ("flag", Align::Left),
             ("severity", Align::Left),
-            ("rows", Align::Right),
+            (t("rows", "filas"), Align::Right),
             ("pending review", Align::Right),
         ]);
         for g in &integrity.groups {
@@ -1197,9 +1415,9 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
     let total = format!("cost {currency}");
     let mut table = Table::new(&[
         ("lot", Align::Left),
-        ("acquired", Align::Left),
+        (t("acquired", "adquirido"), Align::Left),
         ("account", Align::Left),
-        ("quantity", Align::Right),
+        (t("quantity", "cantidad"), Align::Right),
         ("remaining", Align::Right),
         (unit.as_str(), Align::Right),
         (total.as_str(), Align::Right),
@@ -1235,14 +1453,14 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         out.push_str("\nConsumption history\n");
         let mut table = Table::new(&[
             ("lot", Align::Left),
-            ("date", Align::Left),
-            ("type", Align::Left),
-            ("leg", Align::Left),
-            ("quantity", Align::Right),
+            (t("date", "fecha"), Align::Left),
+            (t("type", "tipo"), Align::Left),
+            (t("leg", "pata"), Align::Left),
+            (t("quantity", "cantidad"), Align::Right),
             (transmission.as_str(), Align::Right),
             (acquisition.as_str(), Align::Right),
             (result.as_str(), Align::Right),
-            ("included", Align::Left),
+            (t("included", "incluido"), Align::Left),
         ]);
         for (number, s) in consumed {
             table.row([
@@ -1277,7 +1495,7 @@ fn render_moves(history: &TokenHistory) -> String {
             ("at", Align::Left),
             ("from", Align::Left),
             ("to", Align::Left),
-            ("quantity", Align::Right),
+            (t("quantity", "cantidad"), Align::Right),
         ]);
         for (number, r) in moves {
             table.row([
@@ -1376,7 +1594,7 @@ fn render_tx(page: &TxPage, keys: bool) -> String {
     }
     let mut columns = vec![
         ("date (UTC)", Align::Left),
-        ("type", Align::Left),
+        (t("type", "tipo"), Align::Left),
         ("account", Align::Left),
         ("in", Align::Right),
         ("out", Align::Right),
@@ -1454,9 +1672,9 @@ fn custodian_table(custodians: &[CustodianDto]) -> String {
         ("custodian", Align::Left),
         ("country", Align::Left),
         ("custody", Align::Left),
-        ("asset", Align::Left),
+        (t("asset", "activo"), Align::Left),
         ("units", Align::Right),
-        ("value EUR", Align::Right),
+        (t("value EUR", "valor EUR"), Align::Right),
         ("complete", Align::Left),
     ]);
     for c in custodians {
@@ -1553,9 +1771,9 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
     }
     let _ = writeln!(out, "\nModelo 714 ({})", year_end.year);
     let mut table = Table::new(&[
-        ("asset", Align::Left),
+        (t("asset", "activo"), Align::Left),
         ("units", Align::Right),
-        ("value EUR", Align::Right),
+        (t("value EUR", "valor EUR"), Align::Right),
     ]);
     for item in &m714.per_asset {
         table.row([

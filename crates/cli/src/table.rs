@@ -19,6 +19,7 @@ pub(crate) enum Align {
 /// A table under construction.
 pub(crate) struct Table {
     inner: Inner,
+    aligns: Vec<Align>,
 }
 
 impl Table {
@@ -35,7 +36,10 @@ impl Table {
                 });
             }
         }
-        Self { inner }
+        Self {
+            inner,
+            aligns: columns.iter().map(|(_, align)| *align).collect(),
+        }
     }
 
     /// Adds one row (cells in column order).
@@ -44,8 +48,17 @@ impl Table {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.inner
-            .add_row(cells.into_iter().map(Into::into).collect::<Vec<String>>());
+        // Figures (right-aligned decimals) in the output's number format.
+        let cells: Vec<String> = cells
+            .into_iter()
+            .map(Into::into)
+            .enumerate()
+            .map(|(i, cell)| match self.aligns.get(i) {
+                Some(Align::Right) if cell.contains('.') => crate::i18n::num(&cell),
+                _ => cell,
+            })
+            .collect();
+        self.inner.add_row(cells);
     }
 
     /// Whether no row was added.
@@ -66,6 +79,18 @@ impl Table {
 
 /// `key  value` lines with the keys padded to one width (summaries).
 pub(crate) fn pairs(rows: &[(&str, String)]) -> String {
+    // Figures in the output's number format.
+    let rows: Vec<(&str, String)> = rows
+        .iter()
+        .map(|(k, v)| {
+            let v = if v.contains('.') {
+                crate::i18n::num(v)
+            } else {
+                v.clone()
+            };
+            (*k, v)
+        })
+        .collect();
     let width = rows
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -77,7 +102,7 @@ pub(crate) fn pairs(rows: &[(&str, String)]) -> String {
         .max()
         .unwrap_or(0);
     let mut out = String::new();
-    for (key, value) in rows {
+    for (key, value) in &rows {
         let line = format!(" {key:<width$}  {value:>value_width$}");
         out.push_str(line.trim_end());
         out.push('\n');

@@ -11,11 +11,13 @@ pub mod art_33_5;
 pub mod balances;
 pub mod classification;
 pub mod compensation;
+pub mod guide;
 pub mod modelo100;
 pub mod render;
 pub mod report;
 pub mod scale;
 pub mod settings;
+pub mod worksheet;
 pub mod year_end;
 
 use std::collections::BTreeMap;

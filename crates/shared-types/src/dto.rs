@@ -44,11 +44,13 @@ pub use scenarios::{
 pub use tax::{
     AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CsvFile, DeltaDto, DerivativeContractDto,
-    DerivativesDto, ExcludedOperationDto, IncomeAssetTotalDto, IncomeBlockDto,
-    IncomeBucketTotalDto, IncomeDto, IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto,
-    Modelo100TotalsDto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
-    TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
-    YearEndHoldingsDto,
+    DerivativesDto, ExcludedOperationDto, GuideBoxDto, GuideCryptoRowDto, GuideNoteDto,
+    GuidePendingDto, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto,
+    IncomeLineDto, LatestAuditRows, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto,
+    ModeloWorksheetsDto, ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles,
+    TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto,
+    UnresolvedDerivativeDto, Worksheet714Dto, Worksheet714RowDto, Worksheet721Dto,
+    Worksheet721RowDto, YearEndHoldingsDto,
 };
 pub use tx::{TxPage, TxRow};
 

@@ -16,6 +16,7 @@ pub mod settings;
 pub mod state;
 mod tax;
 mod tx;
+mod worksheets;
 
 use shared_types::SpotTxType;
 use shared_types::dto::{

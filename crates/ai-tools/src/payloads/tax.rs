@@ -1,12 +1,14 @@
 //! IRPF tools (`tools.md` §9.12, §9.16), always in EUR.
 
 use serde_json::{Map, Value};
-use shared_types::dto::{DeltaDto, SummaryDeltas, TaxYearSideDto};
+use shared_types::dto::{
+    DeltaDto, GuideBoxDto, GuideCryptoRowDto, RentaGuideDto, SummaryDeltas, TaxYearSideDto,
+};
 use use_cases::queries::{CompareTaxYearsRequest, TaxReportRequest};
 
 use super::ProjectCtx;
 use super::args::Args;
-use super::emit::{Fmt, Obj, R, fail, list, uc};
+use super::emit::{Fmt, Obj, R, cap, fail, list, uc};
 use super::shared::{audit_row, completeness, tax_summary};
 
 const REPORT: &str = "GetSpanishTaxReport";
@@ -14,6 +16,46 @@ const COMPARE: &str = "CompareTaxYears";
 
 /// Fixed cap of the audit trail (not a profile setting).
 const AUDIT_CAP: usize = 20;
+
+/// Fixed cap of the guide's crypto elements in the payload.
+const GUIDE_ROWS_CAP: u32 = 5;
+
+fn guide_row(r: &GuideCryptoRowDto) -> R<Value> {
+    let mut o = Obj::new(REPORT);
+    o.text("coin", &r.coin)
+        .lit("clave", &r.clave, &["F", "N", "O", "B"])?
+        .fig("box1804", Fmt::Amount, &r.box1804)?
+        .fig("box1806", Fmt::Amount, &r.box1806)?
+        .fig_opt("box1807", Fmt::Amount, r.box1807.as_deref())?
+        .fig_opt("box1809", Fmt::Amount, r.box1809.as_deref())?;
+    Ok(o.value())
+}
+
+fn guide_box(b: &GuideBoxDto) -> R<Value> {
+    let mut o = Obj::new(REPORT);
+    o.text("box", &b.number)
+        .fig("amount", Fmt::Amount, &b.amount)?
+        .put("originYear", b.origin_year.map_or(Value::Null, Value::from));
+    Ok(o.value())
+}
+
+/// The Renta Web guide, compact: box numbers and amounts (no labels), the first crypto
+/// elements, and the codes of the points to check.
+fn renta_guide(g: &RentaGuideDto) -> R<Value> {
+    let (rows, omitted) = cap(&g.crypto_rows, GUIDE_ROWS_CAP);
+    let notes: Vec<Value> = g
+        .notes
+        .iter()
+        .map(|n| Value::from(n.code.as_str()))
+        .collect();
+    let mut o = Obj::new(REPORT);
+    o.flag("covered", g.covered)
+        .put("cryptoRows", list(rows, guide_row)?)
+        .count("omittedCryptoRows", omitted)
+        .put("boxes", list(&g.boxes, guide_box)?)
+        .put("notes", Value::Array(notes));
+    Ok(o.value())
+}
 
 fn method<'a>(uc_name: &'static str, args: &Args<'a>) -> R<&'a str> {
     let method = args.str("method")?;
@@ -55,6 +97,7 @@ pub(super) fn spanish_tax_report(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map
         .count("excludedUnresolvedIncome", c.excluded_unresolved_income)
         .count_usize("twoMonthRuleWarningCount", warnings)
         .put("completeness", completeness(REPORT, &c.status)?)
+        .put("rentaGuide", renta_guide(&report.renta_guide)?)
         .put("auditTrail", list(&audit.rows, |a| audit_row(REPORT, a))?)
         .count("omittedCount", audit.omitted_count)
         .done())

@@ -85,7 +85,7 @@ fn edits_that_break_a_rule_are_refused_with_the_rule() {
         &demo,
         &["edit", BTC_SALE, "--type", "STAKING"],
         1,
-        "domain.md §6.1",
+        "rule: an edit must change something",
     );
     fails_with(
         &demo,

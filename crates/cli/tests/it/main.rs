@@ -13,6 +13,7 @@ mod corrections;
 mod demo;
 mod errors;
 mod exchanges;
+mod guide;
 mod import;
 mod import_limits;
 mod mcp_stdio;

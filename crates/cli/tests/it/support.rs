@@ -12,6 +12,8 @@ use use_cases::ports::LedgerRead;
 pub(crate) fn cartera() -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_cartera"));
     command.env_remove("CARTERA_LEDGER");
+    // English unless a test asks otherwise: the default language follows the locale.
+    command.env_remove("LC_ALL").env("LANG", "C");
     command
 }
 

@@ -42,7 +42,11 @@ pub struct Modelo100Row {
     pub clave: Clave,
     /// GAIN or LOSS.
     pub sign: Sign,
-    /// 1804: Σ transmission value.
+    /// Σ gross transmission value (the entry window's "importe de la transmisión").
+    pub gross_transmission_value: Decimal,
+    /// Σ disposal expenses (the entry window's "gastos de la transmisión").
+    pub transmission_expenses: Decimal,
+    /// 1804: Σ transmission value (gross − expenses).
     pub transmission_value: Decimal,
     /// 1806: Σ acquisition value.
     pub acquisition_value: Decimal,
@@ -116,6 +120,8 @@ pub struct Modelo100 {
 
 #[derive(Default)]
 struct Group {
+    gross: Decimal,
+    fees: Decimal,
     transmission: Decimal,
     acquisition: Decimal,
     slices: usize,
@@ -166,6 +172,8 @@ pub fn build_modelo100(
             Sign::Loss
         };
         let group = groups.entry((base, slice.asset, clave, sign)).or_default();
+        group.gross = num::add(group.gross, gross, ctx)?;
+        group.fees = num::add(group.fees, fee, ctx)?;
         group.transmission = num::add(group.transmission, num::sub(gross, fee, ctx)?, ctx)?;
         group.acquisition = num::add(group.acquisition, acquisition, ctx)?;
         group.slices += 1;
@@ -207,6 +215,8 @@ pub fn build_modelo100(
             asset,
             clave,
             sign,
+            gross_transmission_value: group.gross,
+            transmission_expenses: group.fees,
             transmission_value: group.transmission,
             acquisition_value: group.acquisition,
             loss,

@@ -5,6 +5,7 @@ use core_domain::compare::{TaxYearSide, compare_tax_summaries};
 use core_domain::irpf::annex::{render_annex_csv, render_modelo100_csv};
 use core_domain::irpf::render::{render_text, render_year_end};
 use core_domain::irpf::report::{AuditRow, IrpfYearReport};
+use core_domain::irpf::worksheet::{Worksheet721, YearEndClose, worksheet_714, worksheet_721};
 use core_domain::irpf::year_end::{YearEndSnapshot, year_end_holdings};
 use core_domain::irpf::{
     CarryKind, DeclaredCarryForward, IrpfComputation, IrpfInput, IrpfSettings,
@@ -889,6 +890,162 @@ fn i7_year_end_holdings_for_modelo_721_and_714() {
     insta::assert_snapshot!("i7_2024", render_year_end(&h2024));
     insta::assert_snapshot!("i7_2025", render_year_end(&h2025));
     insta::assert_snapshot!("i7_2026", render_year_end(&h2026));
+}
+
+fn i7_worksheet_close(year: i32) -> impl Fn(Asset) -> Option<YearEndClose> {
+    move |a: Asset| {
+        let day = Date::from_ymd_opt(year, 12, 31).unwrap();
+        i7_close(a, day).map(|close_eur| YearEndClose {
+            close_eur,
+            origin: format!("close {day} EUR"),
+        })
+    }
+}
+
+fn rows_721(w: &Worksheet721) -> Vec<String> {
+    w.rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {} {} {} {} {} {}",
+                r.clave,
+                r.custodian,
+                r.country.as_deref().unwrap_or("-"),
+                r.coin,
+                r.siglas,
+                r.units,
+                r.unit_value.map_or("-".to_owned(), |v| v.to_string()),
+                r.balance.map_or("-".to_owned(), fiat),
+                r.origin
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn i7_modelo_721_and_714_worksheets_and_the_threshold_rules() {
+    let outcome = i7();
+    let snapshots = YearEndSnapshot::walk(
+        2026,
+        &outcome.input,
+        &outcome.output,
+        &outcome.accounts,
+        &[],
+        core_domain::FiscalTimezone::EuropeMadrid,
+    )
+    .unwrap();
+    let holdings = |year: i32| {
+        year_end_holdings(year, &outcome.accounts, &snapshots, &i7_close, None).unwrap()
+    };
+    // Over 50,000 EUR with no earlier filing: required, every coin with origin A.
+    let w = worksheet_721(&holdings(2024), &i7_worksheet_close(2024)).unwrap();
+    assert_eq!(w.decision.as_str(), "REQUIRED_FIRST_TIME");
+    assert_eq!(fiat(w.total), "59818.74");
+    assert_eq!(w.increase, None);
+    assert_eq!(
+        rows_721(&w),
+        [
+            "T Kraken IE BITCOIN (BTC) BTC 0.600000 89031.240000 53418.74 A",
+            "T Kraken IE ETHEREUM (ETH) ETH 2.000000 3200.000000 6400.00 A",
+        ]
+    );
+    // 2025: +7,681.26 over the 2024 filing, not more than 20,000: not required.
+    let w = worksheet_721(&holdings(2025), &i7_worksheet_close(2025)).unwrap();
+    assert_eq!(w.decision.as_str(), "NOT_REQUIRED");
+    assert_eq!(w.increase.map(fiat).as_deref(), Some("7681.26"));
+    // 2026: +24,181.26: required again, the coins declared before with origin M.
+    let w = worksheet_721(&holdings(2026), &i7_worksheet_close(2026)).unwrap();
+    assert_eq!(w.decision.as_str(), "REQUIRED_INCREASE");
+    assert_eq!(w.increase.map(fiat).as_deref(), Some("24181.26"));
+    assert_eq!(
+        rows_721(&w),
+        [
+            "T Kraken IE BITCOIN (BTC) BTC 0.550000 140000.000000 77000.00 M",
+            "T Kraken IE ETHEREUM (ETH) ETH 2.000000 3500.000000 7000.00 M",
+        ]
+    );
+    // Under 50,000 EUR: with BTC at 30,000 on 31 Dec 2024 Kraken holds 24,400.00.
+    let low = |a: Asset, d: Date| {
+        if a == asset("BTC") {
+            Some(dec("30000.00"))
+        } else {
+            i7_close(a, d)
+        }
+    };
+    let h = year_end_holdings(2024, &outcome.accounts, &snapshots, &low, None).unwrap();
+    let w = worksheet_721(&h, &|_| None).unwrap();
+    assert_eq!(w.decision.as_str(), "NOT_REQUIRED");
+    assert_eq!(fiat(w.total), "24400.00");
+
+    // 714 apartado Q: every custodian, one line per coin, casilla 46 = Σ printed lines.
+    let q = worksheet_714(&holdings(2024), &i7_worksheet_close(2024)).unwrap();
+    let lines: Vec<String> = q
+        .rows
+        .iter()
+        .map(|r| {
+            format!(
+                "{} {} {} {} {}",
+                r.clave,
+                r.ownership,
+                r.description,
+                r.units,
+                r.value.map_or("-".to_owned(), fiat)
+            )
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "P 100 BITCOIN (BTC) 0.900000000 80128.11",
+            "P 100 ETHEREUM (ETH) 2.000000000 6400.00",
+        ]
+    );
+    assert_eq!(fiat(q.total_46), "86528.11");
+    // 0.9 × 89031.24 = 80128.116: the custodians' cent roundings give 80128.11.
+    assert_eq!(q.unrounded_total.to_string(), "86528.116");
+}
+
+#[test]
+fn a_coin_that_left_foreign_custody_is_listed_with_origin_c() {
+    let mut outcome = Ledger::new()
+        .row(
+            buy("k1", "Kraken", "2024-02-01T10:00:00Z")
+                .inflow("0.9", "BTC")
+                .outflow("45000.00", "EUR"),
+        )
+        .row(
+            buy("k2", "Kraken", "2024-02-02T10:00:00Z")
+                .inflow("2", "ETH")
+                .outflow("5000.00", "EUR"),
+        )
+        .row(
+            sell("k3", "Kraken", "2025-06-01T10:00:00Z")
+                .inflow("6000.00", "EUR")
+                .outflow("2", "ETH"),
+        )
+        .run();
+    for account in &mut outcome.accounts {
+        account.custody_kind = CustodyKind::ForeignProvider;
+        account.country = Some("IE".to_owned());
+    }
+    let snapshots = YearEndSnapshot::walk(
+        2025,
+        &outcome.input,
+        &outcome.output,
+        &outcome.accounts,
+        &[],
+        core_domain::FiscalTimezone::EuropeMadrid,
+    )
+    .unwrap();
+    let h = year_end_holdings(2025, &outcome.accounts, &snapshots, &i7_close, None).unwrap();
+    let w = worksheet_721(&h, &i7_worksheet_close(2025)).unwrap();
+    assert_eq!(
+        rows_721(&w),
+        [
+            "T Kraken IE BITCOIN (BTC) BTC 0.900000 110000.000000 99000.00 M",
+            "T Kraken IE ETHEREUM (ETH) ETH 0.000000 - 0.00 C",
+        ]
+    );
 }
 
 #[test]

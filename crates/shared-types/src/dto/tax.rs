@@ -434,6 +434,102 @@ pub struct TaxReport {
     pub year_end_holdings: Option<YearEndHoldingsDto>,
     pub warnings: Vec<String>,
     pub assumptions: Vec<String>,
+    /// Where each figure goes in Renta Web.
+    pub renta_guide: RentaGuideDto,
+}
+
+/// One element of the Renta Web crypto block (boxes 1802–1809 and the entry window behind
+/// 1804). Every amount is positive, as the form takes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideCryptoRowDto {
+    /// Box 1802: the coin name as Renta Web takes it.
+    pub coin: String,
+    pub symbol: String,
+    /// Box 1803: F, N, O or B.
+    pub clave: String,
+    /// Importe de la transmisión.
+    pub transmission_amount: String,
+    /// Gastos de la transmisión.
+    pub transmission_expenses: String,
+    pub box1804: String,
+    /// Importe de la adquisición.
+    pub acquisition_amount: String,
+    /// Gastos de la adquisición.
+    pub acquisition_expenses: String,
+    pub box1806: String,
+    pub box1807: Option<String>,
+    pub box1809: Option<String>,
+}
+
+/// A box of the form with its amount.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideBoxDto {
+    /// The casilla number (`0033`).
+    #[serde(rename = "box")]
+    pub number: String,
+    /// The form's label (Spanish, as Renta Web shows it).
+    pub label: String,
+    /// Positive, two decimals.
+    pub amount: String,
+    /// The year a carried-forward amount comes from.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub origin_year: Option<i32>,
+}
+
+/// Annex C.3 of one origin year: pending at the start, applied, pending after.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuidePendingDto {
+    pub origin_year: i32,
+    /// The three boxes, in the order of the amounts.
+    pub boxes: Vec<String>,
+    pub at_start: String,
+    pub applied: String,
+    pub pending_after: String,
+}
+
+/// A point the guide cannot settle: `code` with the amounts it concerns.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct GuideNoteDto {
+    /// `ROW_LIMIT_EXCEEDED`, `ACQUISITION_FEES_INCLUDED`, `BANKRUPTCY_OR_FRAUD_LOSS`, `MINING`,
+    /// `FORK`, `DERIVATIVES`, `INCOMPLETE`.
+    pub code: String,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub amount: Option<String>,
+    /// Elements after and before the aggregation, and the form's limit (row limit only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rows: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub rows_before: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub limit: Option<u64>,
+}
+
+/// The Renta Web guide of one ejercicio.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct RentaGuideDto {
+    pub ejercicio: i32,
+    /// Whether the guide has the boxes of this ejercicio.
+    pub covered: bool,
+    /// The ejercicios the guide covers.
+    pub covered_ejercicios: Vec<i32>,
+    /// The most crypto elements the form takes (null when not covered).
+    pub row_limit: Option<u64>,
+    /// `PER_COIN_CLAVE_SIGN` or `PER_COIN_CLAVE`.
+    pub aggregation: String,
+    pub crypto_rows: Vec<GuideCryptoRowDto>,
+    pub boxes: Vec<GuideBoxDto>,
+    pub pending: Vec<GuidePendingDto>,
+    pub notes: Vec<GuideNoteDto>,
 }
 
 /// One side of a comparison (`tools.md` §9.16 `Year`).
@@ -503,4 +599,87 @@ pub struct LatestAuditRows {
     pub rows: Vec<AuditRowDto>,
     /// Slices of the year beyond `limit`.
     pub omitted_count: u64,
+}
+
+/// One registro de detalle of the Modelo 721 worksheet.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet721RowDto {
+    /// Clave de condición: `T` titular.
+    pub clave: String,
+    pub custodian: String,
+    /// ISO 3166-1 alpha-2, when the account has one.
+    pub country: Option<String>,
+    /// Denominación de la moneda virtual.
+    pub coin: String,
+    pub siglas: String,
+    /// Six decimals (numérico 20,6).
+    pub units: String,
+    /// EUR per unit on 31 December, six decimals; null when unvalued.
+    pub unit_value: Option<String>,
+    pub value_origin: Option<String>,
+    /// Saldo in EUR; null when unvalued.
+    pub balance: Option<String>,
+    /// `A` first time, `M` declared before, `C` condition lost.
+    pub origin: String,
+}
+
+/// The Modelo 721 worksheet (not the XML message).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet721Dto {
+    pub year: i32,
+    /// `NOT_APPLICABLE`, `REQUIRED_FIRST_TIME`, `REQUIRED_INCREASE`, `NOT_REQUIRED`, `UNDETERMINED`.
+    pub decision: String,
+    pub total: String,
+    pub threshold: String,
+    pub last_filed_total: Option<String>,
+    pub increase: Option<String>,
+    pub increase_limit: String,
+    pub filing_from: String,
+    pub filing_to: String,
+    pub rows: Vec<Worksheet721RowDto>,
+}
+
+/// One line of Modelo 714 apartado Q.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet714RowDto {
+    /// `P` pleno dominio.
+    pub clave: String,
+    /// % titularidad.
+    pub ownership: String,
+    pub description: String,
+    /// Nine decimals.
+    pub units: String,
+    /// EUR, null when unvalued.
+    pub value: Option<String>,
+}
+
+/// Modelo 714 apartado Q, with casilla 46.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct Worksheet714Dto {
+    pub year: i32,
+    pub rows: Vec<Worksheet714RowDto>,
+    /// Casilla 46: the sum of the printed values.
+    pub total46: String,
+    /// Σ units × close before the cent roundings.
+    pub unrounded_total: String,
+    /// `unrounded_total − total46`.
+    pub rounding_difference: String,
+    pub unvalued: Vec<String>,
+}
+
+/// Both worksheets of a year.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[allow(missing_docs)]
+pub struct ModeloWorksheetsDto {
+    pub modelo721: Worksheet721Dto,
+    pub modelo714: Worksheet714Dto,
 }

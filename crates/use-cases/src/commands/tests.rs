@@ -78,7 +78,7 @@ fn settings_are_validated_and_canonical() {
         "irpf.general_absorption",
         r#"{"2015":"10"}"#,
         Err(
-            "invalid setting irpf.general_absorption: key \"2015\" is not 2013 or 2014 (irpf.md §5.5)",
+            "invalid setting irpf.general_absorption: key \"2015\" is not 2013 or 2014 (only those years' negative general-base balances could be absorbed by other income)",
         ),
     );
     check_setting("irpf.art_33_5_warnings", "true", Ok("true"));

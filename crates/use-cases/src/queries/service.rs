@@ -116,6 +116,24 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         Ok(())
     }
 
+    /// The Modelo 721 and Modelo 714 (apartado Q) worksheets of `year` (`GetModeloWorksheets`).
+    pub fn get_modelo_worksheets(
+        &self,
+        year: i32,
+    ) -> UseCaseResult<shared_types::dto::ModeloWorksheetsDto> {
+        super::worksheets::worksheets(&*self.derived_full()?, year)
+    }
+
+    /// Builds the IRPF reports of `years` (without year-end holdings) from one prepared
+    /// computation, for a caller about to ask for each of them (`cartera tax 2022..2024`).
+    pub fn prepare_tax_years(&self, years: &[i32]) -> UseCaseResult<()> {
+        for year in years {
+            super::tax::check_year("year", *year)?;
+        }
+        self.derived()?.prepare(years, false);
+        Ok(())
+    }
+
     /// The memo key of a question that reads the as-of date (the clock's fiscal date).
     fn dated(&self, derived: &Derived, question: std::fmt::Arguments<'_>) -> String {
         let day = derived.settings.fiscal_timezone.fiscal_date(self.now());

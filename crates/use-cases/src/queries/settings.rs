@@ -225,7 +225,10 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
                     other => {
                         return Err(invalid(
                             key,
-                            format!("key {other:?} is not 2013 or 2014 (irpf.md §5.5)"),
+                            format!(
+                                "key {other:?} is not 2013 or 2014 (only those years' negative \
+                                 general-base balances could be absorbed by other income)"
+                            ),
                         ));
                     }
                 };

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use core_domain::compare::{CompletenessStatus, TaxYearSide, compare_tax_summaries};
+use core_domain::irpf::guide::{GuideNote, RentaGuide, covered_years, renta_guide};
 use core_domain::irpf::report::{AuditRow, IrpfYearReport};
 use core_domain::irpf::year_end::{CustodianHoldings, YearEndHoldings, YearEndSnapshot};
 use core_domain::irpf::{IrpfComputation, Summary};
@@ -13,11 +14,12 @@ use shared_types::dto::{
     AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CompletenessDto, CsvFile, CustodianDto,
     CustodianEntryDto, DeltaDto, DerivativeContractDto, DerivativesDto, ExcludedOperationDto,
-    GapItem, IncomeAssetTotalDto, IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto,
-    LatestAuditRows, Modelo100Dto, Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto,
-    Modelo714Item, Modelo721Dto, ReacquisitionDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles,
-    TaxReport, TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto,
-    UnresolvedDerivativeDto, YearEndHoldingsDto,
+    GapItem, GuideBoxDto, GuideCryptoRowDto, GuideNoteDto, GuidePendingDto, IncomeAssetTotalDto,
+    IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto, LatestAuditRows, Modelo100Dto,
+    Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto, Modelo714Item, Modelo721Dto,
+    ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
+    TaxReportCompleteness, TaxSummary, TaxYearComparison, TaxYearSideDto, UnresolvedDerivativeDto,
+    YearEndHoldingsDto,
 };
 
 use super::convert::{count, date, fiat, fiat_opt, flags, instant, qty, rate, ratio, unit};
@@ -101,7 +103,7 @@ pub(crate) fn report(
     with_holdings: bool,
 ) -> UseCaseResult<Arc<TaxReport>> {
     derived.report_dto((year, with_holdings), || {
-        Ok(report_dto(&*year_report(derived, year, with_holdings)?))
+        report_dto(&*year_report(derived, year, with_holdings)?)
     })
 }
 
@@ -323,11 +325,12 @@ fn contract_dto(c: &core_domain::irpf::report::ContractResult) -> DerivativeCont
 
 /// The report DTO (`irpf.md` §7, every field).
 #[allow(clippy::too_many_lines)] // One flat projection, field by field.
-pub(crate) fn report_dto(r: &IrpfYearReport) -> TaxReport {
+pub(crate) fn report_dto(r: &IrpfYearReport) -> UseCaseResult<TaxReport> {
     let b = &r.bases;
     let c = &r.completeness;
     let m = &r.modelo100;
-    TaxReport {
+    let renta_guide = guide_dto(&renta_guide(r)?);
+    Ok(TaxReport {
         year: r.year,
         currency: r.currency.to_owned(),
         method: r.method.to_owned(),
@@ -544,7 +547,86 @@ pub(crate) fn report_dto(r: &IrpfYearReport) -> TaxReport {
         year_end_holdings: r.year_end_holdings.as_ref().map(year_end_dto),
         warnings: r.warnings.iter().map(|w| w.as_str().to_owned()).collect(),
         assumptions: r.assumptions.iter().map(|a| (*a).to_owned()).collect(),
+        renta_guide,
+    })
+}
+
+/// The Renta Web guide as its DTO (labels in Spanish, as the form shows them).
+pub(crate) fn guide_dto(g: &RentaGuide) -> RentaGuideDto {
+    let year = g.year;
+    RentaGuideDto {
+        ejercicio: year,
+        covered: g.table.is_some(),
+        covered_ejercicios: covered_years(),
+        row_limit: g.table.map(|t| count(t.crypto_row_limit)),
+        aggregation: g.aggregation.as_str().to_owned(),
+        crypto_rows: g
+            .crypto
+            .iter()
+            .map(|e| GuideCryptoRowDto {
+                coin: e.coin.clone(),
+                symbol: e.symbol.clone(),
+                clave: e.clave.as_str().to_owned(),
+                transmission_amount: fiat(e.transmission_amount),
+                transmission_expenses: fiat(e.transmission_expenses),
+                box1804: fiat(e.box_1804),
+                acquisition_amount: fiat(e.acquisition_amount),
+                acquisition_expenses: fiat(e.acquisition_expenses),
+                box1806: fiat(e.box_1806),
+                box1807: fiat_opt(e.box_1807),
+                box1809: fiat_opt(e.box_1809),
+            })
+            .collect(),
+        boxes: g
+            .boxes
+            .iter()
+            .map(|x| GuideBoxDto {
+                number: x.def.number.to_owned(),
+                label: x.def.label(true, year),
+                amount: fiat(x.amount),
+                origin_year: x.origin_year,
+            })
+            .collect(),
+        pending: g
+            .pending
+            .iter()
+            .map(|p| GuidePendingDto {
+                origin_year: p.origin_year,
+                boxes: p.boxes.iter().map(|d| d.number.to_owned()).collect(),
+                at_start: fiat(p.at_start),
+                applied: fiat(p.applied),
+                pending_after: fiat(p.pending_after),
+            })
+            .collect(),
+        notes: g.notes.iter().map(note_dto).collect(),
     }
+}
+
+fn note_dto(note: &GuideNote) -> GuideNoteDto {
+    let mut dto = GuideNoteDto {
+        code: note.code().to_owned(),
+        amount: None,
+        rows: None,
+        rows_before: None,
+        limit: None,
+    };
+    match note {
+        GuideNote::RowLimitExceeded {
+            rows,
+            rows_before,
+            limit,
+            ..
+        } => {
+            dto.rows = Some(count(*rows));
+            dto.rows_before = Some(count(*rows_before));
+            dto.limit = Some(count(*limit));
+        }
+        GuideNote::Mining { amount } | GuideNote::Derivatives { net: amount } => {
+            dto.amount = Some(fiat(*amount));
+        }
+        _ => {}
+    }
+    dto
 }
 
 fn side_dto(side: &TaxYearSide) -> TaxYearSideDto {

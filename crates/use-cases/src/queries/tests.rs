@@ -11,6 +11,7 @@ use crate::ports::{FixedClock, SettingKey};
 
 mod ai_tools;
 mod provider_markets;
+mod guide;
 
 fn queries(fake: Fake, now: &str) -> LedgerQueries<Fake> {
     LedgerQueries::new(fake, FixedClock(instant(now)))

@@ -424,7 +424,17 @@ pub(super) fn report_fixture(year: i32, unconvertible: u64) -> TaxReport {
                       "capitalIncome": {"total": "0.00", "perAsset": []},
                       "generalGains": {"total": "0.00", "perAsset": []},
                       "economicActivity": {"total": "0.00", "perAsset": []}},
-        "annex": [], "art33_5Warnings": [], "yearEndHoldings": null, "warnings": [], "assumptions": []
+        "annex": [], "art33_5Warnings": [], "yearEndHoldings": null, "warnings": [], "assumptions": [],
+        "rentaGuide": {"ejercicio": year, "covered": true, "coveredEjercicios": [2023, 2024, 2025],
+                       "rowLimit": 120, "aggregation": "PER_COIN_CLAVE_SIGN",
+                       "cryptoRows": [{"coin": "SOLANA (SOL)", "symbol": "SOL", "clave": "F",
+                                       "transmissionAmount": "120.00", "transmissionExpenses": "0.00",
+                                       "box1804": "120.00", "acquisitionAmount": "20.00",
+                                       "acquisitionExpenses": "0.00", "box1806": "20.00",
+                                       "box1807": null, "box1809": "100.00"}],
+                       "boxes": [{"box": "1814", "label": "Suma de ganancias patrimoniales de monedas virtuales", "amount": "100.00"},
+                                 {"box": "0442", "label": "Saldo neto negativo", "amount": "100.00", "originYear": 2022}],
+                       "pending": [], "notes": [{"code": "BANKRUPTCY_OR_FRAUD_LOSS"}]}
     }))
     .unwrap();
     report.summary.capital_losses = "894.39".to_owned();

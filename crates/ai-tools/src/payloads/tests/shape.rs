@@ -364,6 +364,33 @@ pub(crate) fn tool_shape(tool: ToolName) -> S {
             ("twoMonthRuleWarningCount", Int),
             ("completeness", completeness()),
             (
+                "rentaGuide",
+                obj(vec![
+                    ("covered", Bool),
+                    (
+                        "cryptoRows",
+                        list(obj(vec![
+                            ("coin", Str),
+                            ("clave", Lit(&["F", "N", "O", "B"])),
+                            ("box1804", f(Fmt::Amount)),
+                            ("box1806", f(Fmt::Amount)),
+                            ("box1807", null(f(Fmt::Amount))),
+                            ("box1809", null(f(Fmt::Amount))),
+                        ])),
+                    ),
+                    ("omittedCryptoRows", Int),
+                    (
+                        "boxes",
+                        list(obj(vec![
+                            ("box", Str),
+                            ("amount", f(Fmt::Amount)),
+                            ("originYear", null(Int)),
+                        ])),
+                    ),
+                    ("notes", list(Str)),
+                ]),
+            ),
+            (
                 "auditTrail",
                 list(obj(vec![
                     ("date", f(Fmt::Date)),
