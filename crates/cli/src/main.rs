@@ -33,8 +33,8 @@ mod sync;
 mod table;
 mod tax_years;
 mod tools;
-mod writer_lock;
 mod worksheets;
+mod writer_lock;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -10,8 +10,8 @@ use crate::fake::Fake;
 use crate::ports::{FixedClock, SettingKey};
 
 mod ai_tools;
-mod provider_markets;
 mod guide;
+mod provider_markets;
 
 fn queries(fake: Fake, now: &str) -> LedgerQueries<Fake> {
     LedgerQueries::new(fake, FixedClock(instant(now)))
