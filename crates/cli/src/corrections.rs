@@ -18,6 +18,7 @@ use use_cases::ports::{LedgerRead, SettingKey};
 use use_cases::queries::ReadUseCases as _;
 use use_cases::{PortError, UseCaseError};
 
+use crate::i18n::t;
 use crate::session::fail;
 use crate::table::{Align, Table};
 use crate::{Outcome, UsageError};
@@ -122,6 +123,17 @@ fn settings_list(ledger: Option<&Path>) -> Result<shared_types::dto::SettingsLis
         .or_else(|e| fail(e.to_string()))
 }
 
+/// A default of `settings list` in the output's language (the JSON defaults stay as typed).
+fn default_shown(default: &str) -> String {
+    match default {
+        "year of the earliest row" => t(default, "año de la fila más antigua"),
+        "unset" => t(default, "sin definir"),
+        "LC_ALL/LANG, else \"en\"" => t(default, "LC_ALL/LANG, si no \"en\""),
+        other => other,
+    }
+    .to_owned()
+}
+
 pub(crate) fn run_settings(
     ledger: Option<&Path>,
     json: bool,
@@ -135,15 +147,19 @@ pub(crate) fn run_settings(
                 return Ok(Outcome::Success);
             }
             let mut table = Table::new(&[
-                ("setting", Align::Left),
-                ("value", Align::Left),
-                ("default", Align::Left),
+                (t("setting", "ajuste"), Align::Left),
+                (t("value", "valor"), Align::Left),
+                (t("default", "por defecto"), Align::Left),
             ]);
+            // Values and JSON defaults are the text `settings set` takes: they stay as typed.
             for entry in &list.settings {
                 table.row([
                     entry.key.clone(),
-                    entry.value.clone().unwrap_or_else(|| "(unset)".to_owned()),
-                    entry.default.clone(),
+                    entry
+                        .value
+                        .clone()
+                        .unwrap_or_else(|| t("(unset)", "(sin definir)").to_owned()),
+                    default_shown(&entry.default),
                 ]);
             }
             out!("{}", table.render());
@@ -259,16 +275,18 @@ pub(crate) fn run_accounts(
                 return Ok(Outcome::Success);
             }
             if list.accounts.is_empty() {
-                return fail(
+                return fail(t(
                     "the ledger has no accounts yet: import exports with `cartera import FILE…`",
-                );
+                    "el libro aún no tiene cuentas: importa exportaciones con `cartera import \
+                     FILE…`",
+                ));
             }
             let mut table = Table::new(&[
-                ("account", Align::Left),
-                ("custody", Align::Left),
-                ("country", Align::Left),
-                ("spot rows", Align::Right),
-                ("futures rows", Align::Right),
+                (t("account", "cuenta"), Align::Left),
+                (t("custody", "custodia"), Align::Left),
+                (t("country", "país"), Align::Left),
+                (t("spot rows", "filas de contado"), Align::Right),
+                (t("futures rows", "filas de futuros"), Align::Right),
             ]);
             let mut stack: Vec<(usize, &shared_types::dto::AccountNode)> =
                 list.accounts.iter().rev().map(|a| (0, a)).collect();

@@ -1,6 +1,6 @@
 //! The language of the report commands (`--lang es|en`) and the es-ES number format.
 //!
-//! The language is chosen once per process: `--lang`, else the `display_language` setting,
+//! The language is chosen once per process: `--lang`, else the ledger's `display_language` setting,
 //! else `LC_ALL` / `LANG` starting with `es`, else English. `--json` never reads it: JSON stays
 //! locale-free. Numbers are formatted from their decimal strings (no arithmetic).
 
@@ -30,6 +30,22 @@ impl Lang {
                 reason: format!("unknown language \"{text}\": use `--lang es` or `--lang en`"),
             }),
         }
+    }
+
+    /// From the `display_language` setting of the ledger, when the ledger exists and the
+    /// setting is stored. A ledger that cannot be opened is left to the command, which says why.
+    pub(crate) fn from_setting(explicit: Option<&std::path::Path>) -> Option<Self> {
+        let path = crate::ledger_path::resolve(explicit).ok()?;
+        if !path.is_file() {
+            return None;
+        }
+        let (_, store) = crate::session::open_read_only(Some(&path)).ok()?;
+        let text = use_cases::ports::SettingsStore::setting(
+            &store,
+            use_cases::ports::SettingKey::DisplayLanguage,
+        )
+        .ok()??;
+        Self::parse(&serde_json::from_str::<String>(&text).ok()?).ok()
     }
 
     /// From the locale variables: Spanish when `LC_ALL` (else `LANG`) starts with `es`.

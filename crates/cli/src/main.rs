@@ -132,7 +132,7 @@ enum Command {
         after_help = "Example:\n  cartera holdings-at 2024-12-31"
     )]
     HoldingsAt(reports::HoldingsAtArgs),
-    /// Read and write settings (fiscal_timezone, display_currency, irpf.*, modelo_721.last_filed, import.label_map, llm.*).
+    /// Read and write settings (fiscal_timezone, display_currency, display_language, irpf.*, modelo_721.last_filed, import.label_map, llm.*).
     #[command(
         after_help = "Example:\n  cartera settings\n  cartera settings get irpf.start_year\n  \
                             cartera settings set fiscal_timezone Atlantic/Canary\n  \
@@ -253,7 +253,10 @@ fn main() -> ExitCode {
         );
     }
     match cli.lang.as_deref().map(i18n::Lang::parse).transpose() {
-        Ok(lang) => i18n::set(lang.unwrap_or_else(i18n::Lang::from_env)),
+        Ok(lang) => i18n::set(
+            lang.or_else(|| i18n::Lang::from_setting(cli.ledger.as_deref()))
+                .unwrap_or_else(i18n::Lang::from_env),
+        ),
         Err(usage) => return exit::finish(Err(usage.into()), json),
     }
     let Some(command) = cli.command else {

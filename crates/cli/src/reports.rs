@@ -28,7 +28,7 @@ use use_cases::queries::{
     TxSearchRequest,
 };
 
-use crate::i18n::t;
+use crate::i18n::{es, num, num_opt, t};
 use crate::session::{CliClock, explain, fail, open_existing};
 use crate::table::{Align, Table, opt, pairs, unit_price};
 use crate::{Outcome, UsageError};
@@ -1287,53 +1287,77 @@ pub(crate) fn run_integrity(
     Ok(Outcome::Success)
 }
 
+/// The rows of one quality flag (`cartera integrity --flag FLAG`).
+fn render_flagged(out: &mut String, integrity: &FiscalIntegrity, flag: shared_types::QualityFlag) {
+    let _ = writeln!(
+        out,
+        "{} {}",
+        t("Rows flagged", "Filas marcadas con"),
+        flag.as_str()
+    );
+    let Some(group) = integrity.groups.first() else {
+        let _ = writeln!(
+            out,
+            "{}",
+            if es() {
+                format!(" Ninguna: ninguna fila del libro genera {}.", flag.as_str())
+            } else {
+                format!(" None: no row of the ledger raises {}.", flag.as_str())
+            }
+        );
+        return;
+    };
+    let mut table = Table::new(&[
+        (t("occurred at", "fecha y hora"), Align::Left),
+        (t("asset", "activo"), Align::Left),
+        (t("account", "cuenta"), Align::Left),
+        (t("quantity", "cantidad"), Align::Right),
+        (t("detail", "detalle"), Align::Left),
+        (t("row key", "clave de fila"), Align::Left),
+    ]);
+    for row in &group.rows {
+        table.row([
+            opt(row.occurred_at.as_ref()),
+            opt(row.symbol.as_ref()),
+            opt(row.account.as_ref()),
+            num_opt(row.quantity.as_ref()),
+            row.detail_key.clone(),
+            opt(row.row_key.as_ref()),
+        ]);
+    }
+    out.push_str(&table.render());
+}
+
 fn render_integrity(
     integrity: &FiscalIntegrity,
     flag: Option<shared_types::QualityFlag>,
 ) -> String {
     let mut out = String::new();
     if let Some(flag) = flag {
-        let _ = writeln!(out, "Rows flagged {}", flag.as_str());
-        let Some(group) = integrity.groups.first() else {
-            let _ = writeln!(out, " None: no row of the ledger raises {}.", flag.as_str());
-            return out;
-        };
-        let mut table = Table::new(&[
-            ("occurred at", Align::Left),
-            (t("asset", "activo"), Align::Left),
-            ("account", Align::Left),
-            (t("quantity", "cantidad"), Align::Right),
-            ("detail", Align::Left),
-            ("row key", Align::Left),
-        ]);
-        for row in &group.rows {
-            table.row([
-                opt(row.occurred_at.as_ref()),
-                opt(row.symbol.as_ref()),
-                opt(row.account.as_ref()),
-                opt(row.quantity.as_ref()),
-                row.detail_key.clone(),
-                opt(row.row_key.as_ref()),
-            ]);
-        }
-        out.push_str(&table.render());
+        render_flagged(&mut out, integrity, flag);
         return out;
     }
     let _ = writeln!(
         out,
-        "Data quality: {} finding(s), {} pending review\n",
-        integrity.total_defects, integrity.pending_review
+        "{}: {} {}, {} {}\n",
+        t("Data quality", "Calidad de los datos"),
+        integrity.total_defects,
+        t("finding(s)", "hallazgo(s)"),
+        integrity.pending_review,
+        t("pending review", "pendiente(s) de revisión")
     );
     if integrity.groups.is_empty() {
-        out.push_str(
+        out.push_str(t(
             " No finding: every operation is valued, covered by its acquisitions and placed.\n",
-        );
+            " Ningún hallazgo: cada operación está valorada, cubierta por sus adquisiciones y \
+             ubicada.\n",
+        ));
     } else {
         let mut table = Table::new(&[
-            ("flag", Align::Left),
-            ("severity", Align::Left),
+            (t("flag", "marca"), Align::Left),
+            (t("severity", "gravedad"), Align::Left),
             (t("rows", "filas"), Align::Right),
-            ("pending review", Align::Right),
+            (t("pending review", "pendientes de revisión"), Align::Right),
         ]);
         for g in &integrity.groups {
             table.row([
@@ -1344,22 +1368,46 @@ fn render_integrity(
             ]);
         }
         out.push_str(&table.render());
-        out.push_str("\nList the rows of one flag with `cartera integrity --flag FLAG`.\n");
+        out.push_str(t(
+            "\nList the rows of one flag with `cartera integrity --flag FLAG`.\n",
+            "\nLista las filas de una marca con `cartera integrity --flag FLAG`.\n",
+        ));
     }
     let c = &integrity.counters;
-    out.push_str("\nCompleteness over the whole ledger\n");
+    out.push_str(t(
+        "\nCompleteness over the whole ledger\n",
+        "\nCompletitud de todo el libro\n",
+    ));
     out.push_str(&pairs(&[
-        ("excluded operations", c.excluded_operations.to_string()),
-        ("flagged open lots", c.flagged_open_lots.to_string()),
-        ("unresolved income", c.unresolved_income.to_string()),
         (
-            "unresolved derivatives",
+            t("excluded operations", "operaciones excluidas"),
+            c.excluded_operations.to_string(),
+        ),
+        (
+            t("flagged open lots", "lotes abiertos marcados"),
+            c.flagged_open_lots.to_string(),
+        ),
+        (
+            t("unresolved income", "rendimientos sin resolver"),
+            c.unresolved_income.to_string(),
+        ),
+        (
+            t("unresolved derivatives", "derivados sin resolver"),
             c.unresolved_derivatives.to_string(),
         ),
-        ("unknown rows", c.unknown_rows.to_string()),
+        (
+            t("unknown rows", "filas desconocidas"),
+            c.unknown_rows.to_string(),
+        ),
     ]));
     for gap in &c.uncovered_quantity {
-        let _ = writeln!(out, " uncovered {} {}", gap.amount, gap.symbol);
+        let _ = writeln!(
+            out,
+            " {} {} {}",
+            t("uncovered", "sin cubrir"),
+            num(&gap.amount),
+            gap.symbol
+        );
     }
     out
 }
@@ -1395,34 +1443,57 @@ fn lot_label(number: u64) -> String {
     format!("#{number}")
 }
 
+/// The title line of `cartera lots`.
+fn lots_title(history: &TokenHistory, page: u32) -> String {
+    if es() {
+        format!(
+            "Lotes FIFO de {} ({} lotes, los más recientes primero, numerados en orden FIFO; \
+             página {page} de {})\n",
+            history.symbol,
+            history.total_count,
+            history.total_pages.max(1)
+        )
+    } else {
+        format!(
+            "FIFO lots of {} ({} lots, newest first, numbered in FIFO order; page {page} of {})\n",
+            history.symbol,
+            history.total_count,
+            history.total_pages.max(1)
+        )
+    }
+}
+
 fn render_lots(history: &TokenHistory, page: u32) -> String {
-    let mut out = format!(
-        "FIFO lots of {} ({} lots, newest first, numbered in FIFO order; page {page} of {})\n",
-        history.symbol,
-        history.total_count,
-        history.total_pages.max(1)
-    );
+    let mut out = lots_title(history, page);
     if history.lots.is_empty() {
-        let _ = writeln!(
-            out,
-            " {} was never acquired in this ledger.",
-            history.symbol
-        );
+        if es() {
+            let _ = writeln!(
+                out,
+                " {} no se adquirió nunca en este libro.",
+                history.symbol
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                " {} was never acquired in this ledger.",
+                history.symbol
+            );
+        }
         return out;
     }
     let currency = &history.currency;
-    let unit = format!("unit cost {currency}");
-    let total = format!("cost {currency}");
+    let unit = format!("{} {currency}", t("unit cost", "coste unitario"));
+    let total = format!("{} {currency}", t("cost", "coste"));
     let mut table = Table::new(&[
-        ("lot", Align::Left),
+        (t("lot", "lote"), Align::Left),
         (t("acquired", "adquirido"), Align::Left),
-        ("account", Align::Left),
+        (t("account", "cuenta"), Align::Left),
         (t("quantity", "cantidad"), Align::Right),
-        ("remaining", Align::Right),
+        (t("remaining", "restante"), Align::Right),
         (unit.as_str(), Align::Right),
         (total.as_str(), Align::Right),
-        ("status", Align::Left),
-        ("flags", Align::Left),
+        (t("status", "estado"), Align::Left),
+        (t("flags", "marcas"), Align::Left),
     ]);
     for lot in &history.lots {
         table.row([
@@ -1440,19 +1511,22 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
         ]);
     }
     out.push_str(&table.render());
-    out.push_str(" (lot ids in full: `cartera lots SYMBOL --json`)\n");
+    out.push_str(t(
+        " (lot ids in full: `cartera lots SYMBOL --json`)\n",
+        " (los identificadores completos de los lotes: `cartera lots SYMBOL --json`)\n",
+    ));
     let consumed: Vec<_> = history
         .lots
         .iter()
         .flat_map(|lot| lot.slices.iter().map(move |s| (lot.number, s)))
         .collect();
     if !consumed.is_empty() {
-        let transmission = format!("transmission {currency}");
-        let acquisition = format!("acquisition {currency}");
-        let result = format!("result {currency}");
-        out.push_str("\nConsumption history\n");
+        let transmission = format!("{} {currency}", t("transmission", "transmisión"));
+        let acquisition = format!("{} {currency}", t("acquisition", "adquisición"));
+        let result = format!("{} {currency}", t("result", "resultado"));
+        out.push_str(t("\nConsumption history\n", "\nHistorial de consumo\n"));
         let mut table = Table::new(&[
-            ("lot", Align::Left),
+            (t("lot", "lote"), Align::Left),
             (t("date", "fecha"), Align::Left),
             (t("type", "tipo"), Align::Left),
             (t("leg", "pata"), Align::Left),
@@ -1472,7 +1546,7 @@ fn render_lots(history: &TokenHistory, page: u32) -> String {
                 opt(s.transmission_value.as_ref()),
                 opt(s.acquisition_value.as_ref()),
                 opt(s.gain_loss.as_ref()),
-                if s.included { "yes" } else { "no" }.to_owned(),
+                if s.included { t("yes", "sí") } else { "no" }.to_owned(),
             ]);
         }
         out.push_str(&table.render());
@@ -1489,12 +1563,12 @@ fn render_moves(history: &TokenHistory) -> String {
         .flat_map(|lot| lot.relocations.iter().map(move |r| (lot.number, r)))
         .collect();
     if !moves.is_empty() {
-        out.push_str("\nCustody moves\n");
+        out.push_str(t("\nCustody moves\n", "\nCambios de custodia\n"));
         let mut table = Table::new(&[
-            ("lot", Align::Left),
-            ("at", Align::Left),
-            ("from", Align::Left),
-            ("to", Align::Left),
+            (t("lot", "lote"), Align::Left),
+            (t("at", "fecha"), Align::Left),
+            (t("from", "desde"), Align::Left),
+            (t("to", "hacia"), Align::Left),
             (t("quantity", "cantidad"), Align::Right),
         ]);
         for (number, r) in moves {
@@ -1576,33 +1650,45 @@ pub(crate) fn run_tx(ledger: Option<&Path>, json: bool, args: &TxArgs) -> Result
 
 fn side(asset: Option<&String>, amount: Option<&String>) -> String {
     match (amount, asset) {
-        (Some(amount), Some(asset)) => format!("{amount} {asset}"),
+        (Some(amount), Some(asset)) => format!("{} {asset}", num(amount)),
         _ => String::new(),
     }
 }
 
 fn render_tx(page: &TxPage, keys: bool) -> String {
-    let mut out = format!(
-        "Transactions, newest first: {} matching, page {} of {}\n",
-        page.total_count,
-        page.page,
-        page.total_pages.max(1)
-    );
+    let mut out = if es() {
+        format!(
+            "Transacciones, las más recientes primero: {} coinciden, página {} de {}\n",
+            page.total_count,
+            page.page,
+            page.total_pages.max(1)
+        )
+    } else {
+        format!(
+            "Transactions, newest first: {} matching, page {} of {}\n",
+            page.total_count,
+            page.page,
+            page.total_pages.max(1)
+        )
+    };
     if page.rows.is_empty() {
-        out.push_str(" No transaction matches these filters.\n");
+        out.push_str(t(
+            " No transaction matches these filters.\n",
+            " Ninguna transacción coincide con estos filtros.\n",
+        ));
         return out;
     }
     let mut columns = vec![
-        ("date (UTC)", Align::Left),
+        (t("date (UTC)", "fecha (UTC)"), Align::Left),
         (t("type", "tipo"), Align::Left),
-        ("account", Align::Left),
-        ("in", Align::Right),
-        ("out", Align::Right),
-        ("fee", Align::Right),
-        ("stated value", Align::Right),
+        (t("account", "cuenta"), Align::Left),
+        (t("in", "entrada"), Align::Right),
+        (t("out", "salida"), Align::Right),
+        (t("fee", "comisión"), Align::Right),
+        (t("stated value", "valor declarado"), Align::Right),
     ];
     if keys {
-        columns.push(("row key", Align::Left));
+        columns.push((t("row key", "clave de fila"), Align::Left));
     }
     let mut table = Table::new(&columns);
     let mut edited = false;
@@ -1613,7 +1699,7 @@ fn render_tx(page: &TxPage, keys: bool) -> String {
             edited = true;
         }
         let value = match (&row.total_fiat, &row.fiat_currency) {
-            (Some(v), Some(c)) => format!("{v} {c}"),
+            (Some(v), Some(c)) => format!("{} {c}", num(v)),
             (Some(v), None) => v.clone(),
             _ => String::new(),
         };
@@ -1625,7 +1711,7 @@ fn render_tx(page: &TxPage, keys: bool) -> String {
             side(row.asset_out.as_ref(), row.amount_out.as_ref()),
             match &row.fee {
                 FeeDto::None => String::new(),
-                FeeDto::Charged { amount, asset } => format!("{amount} {asset}"),
+                FeeDto::Charged { amount, asset } => format!("{} {asset}", num(amount)),
             },
             value,
         ];
@@ -1636,10 +1722,16 @@ fn render_tx(page: &TxPage, keys: bool) -> String {
     }
     out.push_str(&table.render());
     if edited {
-        out.push_str("* edited with `cartera edit` (restore with `cartera edit ROW --restore`)\n");
+        out.push_str(t(
+            "* edited with `cartera edit` (restore with `cartera edit ROW --restore`)\n",
+            "* editada con `cartera edit` (se restaura con `cartera edit ROW --restore`)\n",
+        ));
     }
     if !keys {
-        out.push_str("Row keys for `cartera edit` and `cartera link`: add --keys.\n");
+        out.push_str(t(
+            "Row keys for `cartera edit` and `cartera link`: add --keys.\n",
+            "Claves de fila para `cartera edit` y `cartera link`: añade --keys.\n",
+        ));
     }
     out
 }
@@ -1669,13 +1761,13 @@ pub(crate) fn run_holdings_at(
 
 fn custodian_table(custodians: &[CustodianDto]) -> String {
     let mut table = Table::new(&[
-        ("custodian", Align::Left),
-        ("country", Align::Left),
-        ("custody", Align::Left),
+        (t("custodian", "custodio"), Align::Left),
+        (t("country", "país"), Align::Left),
+        (t("custody", "custodia"), Align::Left),
         (t("asset", "activo"), Align::Left),
-        ("units", Align::Right),
+        (t("units", "unidades"), Align::Right),
         (t("value EUR", "valor EUR"), Align::Right),
-        ("complete", Align::Left),
+        (t("complete", "completo"), Align::Left),
     ]);
     for c in custodians {
         for e in &c.entries {
@@ -1686,7 +1778,7 @@ fn custodian_table(custodians: &[CustodianDto]) -> String {
                 e.symbol.clone(),
                 e.units.clone(),
                 opt(e.value_eur.as_ref()),
-                if e.incomplete { "no" } else { "yes" }.to_owned(),
+                if e.incomplete { "no" } else { t("yes", "sí") }.to_owned(),
             ]);
         }
     }
@@ -1694,13 +1786,24 @@ fn custodian_table(custodians: &[CustodianDto]) -> String {
 }
 
 fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
-    let mut out = format!(
-        "Holdings per custodian at the end of {} (EUR values at the latest close on or before \
-         that day)\n",
-        holdings.date
-    );
+    let mut out = if es() {
+        format!(
+            "Tenencias por custodio al final del {} (valores en EUR al último cierre de ese día \
+             o anterior)\n",
+            holdings.date
+        )
+    } else {
+        format!(
+            "Holdings per custodian at the end of {} (EUR values at the latest close on or before \
+             that day)\n",
+            holdings.date
+        )
+    };
     if holdings.custodians.iter().all(|c| c.entries.is_empty()) {
-        out.push_str(" Nothing was held at that date.\n");
+        out.push_str(t(
+            " Nothing was held at that date.\n",
+            " No había tenencias en esa fecha.\n",
+        ));
     } else {
         out.push_str(&custodian_table(&holdings.custodians));
     }
@@ -1710,33 +1813,54 @@ fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
         .flat_map(|c| &c.entries)
         .any(|e| e.value_eur.is_none())
     {
-        out.push_str(
+        out.push_str(t(
             "warning: some holdings have no close at that date; run `cartera prices import FILE…`\n",
-        );
+            "aviso: algunas tenencias no tienen cierre en esa fecha; ejecuta `cartera prices import \
+             FILE…`\n",
+        ));
     }
     if holdings
         .custodians
         .iter()
         .any(|c| c.custody_kind == "UNCLASSIFIED")
     {
-        out.push_str(
+        out.push_str(t(
             "note: custodians of kind UNCLASSIFIED: set them with `cartera accounts set NAME \
              --kind FOREIGN_PROVIDER|SPANISH_PROVIDER|SELF_CUSTODY --country CC`\n",
-        );
+            "nota: custodios de tipo UNCLASSIFIED: clasifícalos con `cartera accounts set NAME \
+             --kind FOREIGN_PROVIDER|SPANISH_PROVIDER|SELF_CUSTODY --country CC`\n",
+        ));
     }
     for notice in &holdings.missing {
-        let _ = writeln!(out, "warning: {}: {}", notice.what, notice.hint);
+        let _ = writeln!(
+            out,
+            "{}: {}: {}",
+            t("warning", "aviso"),
+            notice.what,
+            notice.hint
+        );
     }
     if let Some(year_end) = &holdings.year_end {
         out.push('\n');
         out.push_str(&render_year_end(year_end));
         if let Some(whole) = &holdings.whole_quantity_total714 {
-            let _ = writeln!(
-                out,
-                "note: the Modelo 714 total is the sum of the rows above, each custodian's value \
-                 rounded to cents as Modelo 721 declares it; valuing each asset's whole quantity \
-                 at once, as `cartera portfolio` does, gives {whole} EUR"
-            );
+            let whole = num(whole);
+            if es() {
+                let _ = writeln!(
+                    out,
+                    "nota: el total del Modelo 714 es la suma de las filas anteriores, con el valor \
+                     de cada custodio redondeado a céntimos como lo declara el Modelo 721; valorar \
+                     de una vez la cantidad total de cada activo, como hace `cartera portfolio`, da \
+                     {whole} EUR"
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "note: the Modelo 714 total is the sum of the rows above, each custodian's value \
+                     rounded to cents as Modelo 721 declares it; valuing each asset's whole quantity \
+                     at once, as `cartera portfolio` does, gives {whole} EUR"
+                );
+            }
         }
     }
     out
@@ -1747,32 +1871,45 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
     let m714 = &year_end.modelo714;
     let mut out = format!("Modelo 721 ({}): {}\n", year_end.year, m721.decision);
     let mut rows = vec![
-        ("foreign custody total", format!("{} EUR", m721.total721)),
         (
-            "last filed total",
-            m721.last_filed_total
-                .as_ref()
-                .map_or_else(|| "-".to_owned(), |t| format!("{t} EUR")),
+            t("foreign custody total", "total en custodia extranjera"),
+            format!("{} EUR", num(&m721.total721)),
         ),
         (
-            "filing window",
+            t("last filed total", "último total presentado"),
+            m721.last_filed_total
+                .as_ref()
+                .map_or_else(|| "-".to_owned(), |v| format!("{} EUR", num(v))),
+        ),
+        (
+            t("filing window", "plazo de presentación"),
             format!("{} … {}", m721.filing_window_from, m721.filing_window_to),
         ),
     ];
     if let Some(year) = m721.last_filed_year {
-        rows.push(("last filed year", year.to_string()));
+        rows.push((
+            t("last filed year", "último año presentado"),
+            year.to_string(),
+        ));
     }
     out.push_str(&pairs(&rows));
     for [custodian, symbol] in &m721.vanished_positions {
-        let _ = writeln!(
-            out,
-            " review: {symbol} at {custodian} was declared before and is no longer held"
-        );
+        if es() {
+            let _ = writeln!(
+                out,
+                " revisar: {symbol} en {custodian} se declaró antes y ya no se tiene"
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                " review: {symbol} at {custodian} was declared before and is no longer held"
+            );
+        }
     }
     let _ = writeln!(out, "\nModelo 714 ({})", year_end.year);
     let mut table = Table::new(&[
         (t("asset", "activo"), Align::Left),
-        ("units", Align::Right),
+        (t("units", "unidades"), Align::Right),
         (t("value EUR", "valor EUR"), Align::Right),
     ]);
     for item in &m714.per_asset {
@@ -1786,11 +1923,14 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
         out.push_str(&table.render());
     }
     out.push_str(&pairs(&[
-        ("total", format!("{} EUR", m714.total714)),
+        ("total", format!("{} EUR", num(&m714.total714))),
         (
-            "crypto alone above 2,000,000 EUR",
+            t(
+                "crypto alone above 2,000,000 EUR",
+                "solo cripto por encima de 2.000.000 EUR",
+            ),
             if m714.crypto_alone_exceeds2m {
-                "yes"
+                t("yes", "sí")
             } else {
                 "no"
             }
@@ -1798,7 +1938,12 @@ fn render_year_end(year_end: &YearEndHoldingsDto) -> String {
         ),
     ]));
     if !m714.unvalued.is_empty() {
-        let _ = writeln!(out, " unvalued: {}", m714.unvalued.join(", "));
+        let _ = writeln!(
+            out,
+            " {}: {}",
+            t("unvalued", "sin valorar"),
+            m714.unvalued.join(", ")
+        );
     }
     out
 }

@@ -1,11 +1,16 @@
 //! Aligned human tables (`cli.md`): numbers right-aligned, every money column named with its
 //! currency, no trailing spaces, no terminal-width dependence (the same ledger prints the same
-//! bytes whatever the terminal).
+//! bytes whatever the terminal). A table wider than [`WIDTH`] columns prints each row as a
+//! stacked block of `label: value` lines instead, so that it fits a 100-column terminal and no
+//! figure is ever split.
 
 use comfy_table::{CellAlignment, Table as Inner};
 
 /// No borders; a dashed line under the header; columns separated by spaces.
 const PRESET: &str = "     --            ";
+
+/// The widest a rendered table line may be; wider tables are stacked.
+pub(crate) const WIDTH: usize = 100;
 
 /// How a column is aligned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +25,8 @@ pub(crate) enum Align {
 pub(crate) struct Table {
     inner: Inner,
     aligns: Vec<Align>,
+    headers: Vec<String>,
+    rows: Vec<Vec<String>>,
 }
 
 impl Table {
@@ -39,6 +46,8 @@ impl Table {
         Self {
             inner,
             aligns: columns.iter().map(|(_, align)| *align).collect(),
+            headers: columns.iter().map(|(name, _)| (*name).to_owned()).collect(),
+            rows: Vec::new(),
         }
     }
 
@@ -58,7 +67,8 @@ impl Table {
                 _ => cell,
             })
             .collect();
-        self.inner.add_row(cells);
+        self.inner.add_row(cells.clone());
+        self.rows.push(cells);
     }
 
     /// Whether no row was added.
@@ -66,16 +76,50 @@ impl Table {
         self.inner.row_count() == 0
     }
 
-    /// The rendered table, one `\n` after each line, no trailing spaces.
+    /// The rendered table, one `\n` after each line, no trailing spaces; stacked when wider
+    /// than [`WIDTH`].
     pub(crate) fn render(&self) -> String {
         let mut out = String::new();
         for line in self.inner.to_string().lines() {
-            out.push_str(line.trim_end());
+            let line = line.trim_end();
+            if line.chars().count() > WIDTH {
+                return self.stacked();
+            }
+            out.push_str(line);
             out.push('\n');
         }
         out
     }
+
+    /// One block per row: ` label: value` lines, labels padded to one width, empty cells left
+    /// out, a blank line between blocks.
+    fn stacked(&self) -> String {
+        let width = self
+            .headers
+            .iter()
+            .map(|h| h.chars().count() + 1)
+            .max()
+            .unwrap_or(0);
+        let mut out = String::new();
+        for (index, row) in self.rows.iter().enumerate() {
+            if index > 0 {
+                out.push('\n');
+            }
+            for (header, cell) in self.headers.iter().zip(row) {
+                if cell.is_empty() {
+                    continue;
+                }
+                let label = format!("{header}:");
+                out.push_str(format!(" {label:<width$} {cell}").trim_end());
+                out.push('\n');
+            }
+        }
+        out
+    }
 }
+
+#[cfg(test)]
+mod tests;
 
 /// `key  value` lines with the keys padded to one width (summaries).
 pub(crate) fn pairs(rows: &[(&str, String)]) -> String {

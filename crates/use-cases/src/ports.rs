@@ -194,6 +194,8 @@ pub enum SettingKey {
     FiscalTimezone,
     /// `display_currency`.
     DisplayCurrency,
+    /// `display_language`: the language of the human output (`es` or `en`).
+    DisplayLanguage,
     /// `irpf.start_year`.
     IrpfStartYear,
     /// `irpf.declared_carry_forwards`.
@@ -221,6 +223,7 @@ impl SettingKey {
     pub const ALL: &'static [SettingKey] = &[
         Self::FiscalTimezone,
         Self::DisplayCurrency,
+        Self::DisplayLanguage,
         Self::IrpfStartYear,
         Self::IrpfDeclaredCarryForwards,
         Self::IrpfGeneralAbsorption,
@@ -238,6 +241,7 @@ impl SettingKey {
         match self {
             Self::FiscalTimezone => "fiscal_timezone",
             Self::DisplayCurrency => "display_currency",
+            Self::DisplayLanguage => "display_language",
             Self::IrpfStartYear => "irpf.start_year",
             Self::IrpfDeclaredCarryForwards => "irpf.declared_carry_forwards",
             Self::IrpfGeneralAbsorption => "irpf.general_absorption",

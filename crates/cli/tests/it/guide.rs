@@ -602,3 +602,43 @@ fn excel_es_csv_reads_back_with_semicolons_and_decimal_commas() {
         );
     }
 }
+
+#[test]
+fn the_display_language_setting_chooses_the_language_and_lang_wins() {
+    let demo = DemoLedger::build();
+    let with_locale = |locale: &str, args: &[&str]| {
+        let out = crate::support::cartera()
+            .env("CARTERA_NOW", crate::support::TEST_NOW)
+            .env("LANG", locale)
+            .arg("--ledger")
+            .arg(&demo.path)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        stdout(&out)
+    };
+    // Unset: the locale decides.
+    assert!(with_locale("C", &["portfolio"]).starts_with("Portfolio on "));
+    assert!(with_locale("es_ES.UTF-8", &["portfolio"]).starts_with("Cartera a "));
+    let bad = demo.run(&["settings", "set", "display_language", "\"fr\""]);
+    assert_eq!(bad.status.code(), Some(1), "{}", stderr(&bad));
+    assert!(
+        stderr(&bad).contains("display_language: must be \"es\" or \"en\""),
+        "{}",
+        stderr(&bad)
+    );
+    demo.ok(&["settings", "set", "display_language", "\"es\""]);
+    // The setting beats an English locale; `--lang` beats the setting.
+    let spanish = with_locale("C", &["portfolio"]);
+    assert!(spanish.starts_with("Cartera a "), "{spanish}");
+    assert!(
+        spanish.contains(" patrimonio           10.442,35 EUR"),
+        "{spanish}"
+    );
+    assert!(with_locale("C", &["portfolio", "--lang", "en"]).starts_with("Portfolio on "));
+    demo.ok(&["settings", "set", "display_language", "\"en\""]);
+    // The setting beats a Spanish locale.
+    assert!(with_locale("es_ES.UTF-8", &["portfolio"]).starts_with("Portfolio on "));
+    assert!(with_locale("C", &["portfolio", "--lang", "es"]).starts_with("Cartera a "));
+}

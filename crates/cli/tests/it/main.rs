@@ -16,6 +16,7 @@ mod exchanges;
 mod guide;
 mod import;
 mod import_limits;
+mod lang;
 mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;

@@ -267,3 +267,44 @@ fn portfolio_matches_the_demo_holdings() {
     );
     assert_eq!(summary["metrics"]["totalEquityFiat"], "10442.35");
 }
+
+#[test]
+fn every_report_table_fits_100_columns_in_both_languages() {
+    let demo = DemoLedger::build();
+    for (name, args) in COMMANDS {
+        for lang in ["en", "es"] {
+            let mut all = args.to_vec();
+            all.extend_from_slice(&["--lang", lang]);
+            let text = demo.ok(&all);
+            // Table lines: a header rule, and the rows (indented) that follow it.
+            let mut in_table = false;
+            for line in text.lines() {
+                if line.starts_with("---") {
+                    in_table = true;
+                } else if !line.starts_with(' ') {
+                    in_table = false;
+                }
+                if in_table || line.starts_with("---") {
+                    assert!(line.chars().count() <= 100, "{name} {lang}: {line}");
+                }
+            }
+        }
+    }
+    // The portfolio is stacked: one `label: value` block per asset, figures whole.
+    let portfolio = demo.ok(&["portfolio"]);
+    assert!(
+        portfolio.contains(
+            "Valued holdings\n asset:          BTC\n quantity:       0.05965\n avg cost EUR:   \
+             21005.53\n"
+        ),
+        "{portfolio}"
+    );
+    let tax = demo.ok(&["tax", "2024", "--lang", "es"]);
+    assert!(
+        tax.contains(
+            " 1802 activo:          BTC\n 1803 clave:           F\n 1804 transmisión EUR: \
+             3.748,27\n 1806 adquisición EUR: 2.269,63\n"
+        ),
+        "{tax}"
+    );
+}

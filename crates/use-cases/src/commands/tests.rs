@@ -239,6 +239,17 @@ fn links_follow_domain_6_3() {
 }
 
 #[test]
+fn the_display_language_setting_is_es_or_en() {
+    check_setting("display_language", "\"es\"", Ok("\"es\""));
+    check_setting("display_language", "\"EN\"", Ok("\"en\""));
+    check_setting(
+        "display_language",
+        "\"fr\"",
+        Err("invalid setting display_language: must be \"es\" or \"en\""),
+    );
+}
+
+#[test]
 fn the_label_map_setting_is_validated_and_canonical() {
     check_setting(
         "import.label_map",

@@ -267,6 +267,14 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
             }
             SettingValue::Text(url.to_owned())
         }
+        SettingKey::DisplayLanguage => {
+            let lang = value
+                .as_str()
+                .map(str::to_ascii_lowercase)
+                .filter(|lang| matches!(lang.as_str(), "es" | "en"))
+                .ok_or_else(|| invalid(key, "must be \"es\" or \"en\""))?;
+            SettingValue::Text(lang)
+        }
         SettingKey::LlmModel => {
             let name = value
                 .as_str()
@@ -381,6 +389,7 @@ pub fn default_text(key: SettingKey) -> &'static str {
     match key {
         SettingKey::FiscalTimezone => "\"Europe/Madrid\"",
         SettingKey::DisplayCurrency => "\"EUR\"",
+        SettingKey::DisplayLanguage => "LC_ALL/LANG, else \"en\"",
         SettingKey::IrpfStartYear => "year of the earliest row",
         SettingKey::IrpfDeclaredCarryForwards
         | SettingKey::IrpfNonCurrencyVirtualAssets
@@ -420,8 +429,8 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
                 settings.irpf.non_currency_virtual_assets = s;
             }
             SettingValue::Modelo721LastFiled(f) => settings.irpf.modelo_721_last_filed = f,
-            // Read by the advisor (`cartera ask`), by `cartera sync` (`provider_markets_of`) and
-            // by the import (`label_map`), not by any figure.
+            // Read by the advisor (`cartera ask`), by `cartera sync` (`provider_markets_of`), by
+            // the import (`label_map`) and by the binary (`display_language`), not by any figure.
             SettingValue::Text(_)
             | SettingValue::ProviderMarkets(_)
             | SettingValue::LabelMap(_) => {}

@@ -766,8 +766,9 @@ fn settings_list_shows_defaults() {
     let q = queries(fake, "2023-07-01T10:00:00Z");
     let list = q.list_settings().unwrap();
     assert_eq!(list.settings.len(), SettingKey::ALL.len());
-    assert_eq!(list.settings[2].key, "irpf.start_year");
-    assert_eq!(list.settings[2].value.as_deref(), Some("2020"));
+    assert_eq!(list.settings[2].key, "display_language");
+    assert_eq!(list.settings[3].key, "irpf.start_year");
+    assert_eq!(list.settings[3].value.as_deref(), Some("2020"));
     assert_eq!(list.settings[0].default, "\"Europe/Madrid\"");
 }
 
