@@ -965,17 +965,7 @@ pub(crate) fn run_prices_list(
             ]);
         }
     }
-    if json {
-        outln!(
-            "{}",
-            serde_json::to_string_pretty(&json!({"prices": items})).unwrap_or_default()
-        );
-    } else if rows.is_empty() {
-        outln!("no stored closes match");
-    } else {
-        outln!("{}", table.render());
-    }
-    Ok(Outcome::Success)
+    print_listing(json, "prices", items, &table, "no stored closes match")
 }
 
 pub(crate) fn run_rates_list(
@@ -1024,13 +1014,27 @@ pub(crate) fn run_rates_list(
             ]);
         }
     }
+    print_listing(json, "rates", items, &table, "no stored rates match")
+}
+
+/// A listing's end: `{"<key>": items}` with `--json`, else the table, or `empty` when it has no
+/// row.
+fn print_listing(
+    json: bool,
+    key: &str,
+    items: Vec<Value>,
+    table: &Table,
+    empty: &str,
+) -> Result<Outcome> {
     if json {
+        let document =
+            Value::Object(std::iter::once((key.to_owned(), Value::Array(items))).collect());
         outln!(
             "{}",
-            serde_json::to_string_pretty(&json!({"rates": items})).unwrap_or_default()
+            serde_json::to_string_pretty(&document).unwrap_or_default()
         );
-    } else if rows.is_empty() {
-        outln!("no stored rates match");
+    } else if table.is_empty() {
+        outln!("{empty}");
     } else {
         outln!("{}", table.render());
     }
