@@ -220,44 +220,28 @@ fn refused(answer: &Answer<'_>) -> Option<Parsed> {
 /// Coinbase Exchange candles: newest first, `[time, low, high, open, close, volume]` numbers;
 /// `[]` before the product was listed; `{"message":"NotFound"}` with a 404 for an unknown one.
 pub fn coinbase(answer: &Answer<'_>) -> Result<Parsed, String> {
-    if let Some(refusal) = refused(answer) {
-        return Ok(refusal);
-    }
-    expect_json(answer)?;
-    let rows: Vec<Vec<Raw>> = json(answer.body)?;
-    rows.iter()
-        .map(|row| {
-            Ok((
-                integer(field(row, 0, "time")?)?,
-                decimal(field(row, 4, "close")?)?,
-            ))
-        })
-        .collect::<Result<_, String>>()
-        .map(Parsed::Candles)
+    array_candles(answer, "time", Ok)
 }
 
 /// Bitvavo candles: newest first, `[ms, "open", "high", "low", "close", "volume"]`; errors
 /// `{"errorCode":205,"error":"market parameter NOPE-EUR is invalid."}` with a 400.
 pub fn bitvavo(answer: &Answer<'_>) -> Result<Parsed, String> {
-    if let Some(refusal) = refused(answer) {
-        return Ok(refusal);
-    }
-    expect_json(answer)?;
-    let rows: Vec<Vec<Raw>> = json(answer.body)?;
-    rows.iter()
-        .map(|row| {
-            Ok((
-                millis(integer(field(row, 0, "time")?)?)?,
-                decimal(field(row, 4, "close")?)?,
-            ))
-        })
-        .collect::<Result<_, String>>()
-        .map(Parsed::Candles)
+    array_candles(answer, "time", millis)
 }
 
 /// Binance klines: oldest first, 12-element arrays, open time in ms, close at position 5;
 /// `{"code":-1121,"msg":"Invalid symbol."}` with a 400.
 pub fn binance(answer: &Answer<'_>) -> Result<Parsed, String> {
+    array_candles(answer, "open time", millis)
+}
+
+/// Candles as JSON arrays with the time at position 0 (named `time` in messages) and the close
+/// at position 4; `seconds` turns the provider's time unit into seconds.
+fn array_candles(
+    answer: &Answer<'_>,
+    time: &str,
+    seconds: fn(i64) -> Result<i64, String>,
+) -> Result<Parsed, String> {
     if let Some(refusal) = refused(answer) {
         return Ok(refusal);
     }
@@ -266,7 +250,7 @@ pub fn binance(answer: &Answer<'_>) -> Result<Parsed, String> {
     rows.iter()
         .map(|row| {
             Ok((
-                millis(integer(field(row, 0, "open time")?)?)?,
+                seconds(integer(field(row, 0, time)?)?)?,
                 decimal(field(row, 4, "close")?)?,
             ))
         })
