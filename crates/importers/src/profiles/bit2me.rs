@@ -207,10 +207,7 @@ pub(crate) fn read_into(
             .filter(|s| !s.is_empty())
             .copied()
             .collect::<Vec<_>>()
-            .join("; ")
-            .chars()
-            .take(500)
-            .collect();
+            .join("; ");
         let need = |ctx: &mut Ctx, side: Option<(Asset, Decimal)>, col: usize| {
             let side = side.filter(|(_, q)| !q.is_zero());
             if side.is_none() {

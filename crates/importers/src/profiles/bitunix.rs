@@ -182,10 +182,7 @@ pub(crate) fn read_into(
             .filter(|s| !s.is_empty())
             .copied()
             .collect::<Vec<_>>()
-            .join("; ")
-            .chars()
-            .take(500)
-            .collect();
+            .join("; ");
         if !ctx.shape(
             line,
             (cols[C_IN_ASSET], cols[C_OUT_ASSET]),

@@ -352,9 +352,6 @@ fn movement(
     .filter(|s| !s.is_empty())
     .copied()
     .collect::<Vec<_>>()
-    .join("; ")
-    .chars()
-    .take(500)
-    .collect();
+    .join("; ");
     vec![d]
 }
