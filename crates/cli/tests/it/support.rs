@@ -10,11 +10,37 @@ use use_cases::ports::LedgerRead;
 
 /// The `cartera` executable built for this test run.
 pub(crate) fn cartera() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_cartera"));
+    let mut command = Command::new(binary());
     command.env_remove("CARTERA_LEDGER");
     // English unless a test asks otherwise: the default language follows the locale.
     command.env_remove("LC_ALL").env("LANG", "C");
     command
+}
+
+/// The binary under test. Run as root, the storage tests start it as an unprivileged user
+/// (chmod does not bind root), who cannot enter a checkout inside a private folder (a clone in a
+/// `mktemp -d`, mode 0700): then a copy in a folder anyone can enter is run instead.
+fn binary() -> &'static Path {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    static BINARY: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BINARY.get_or_init(|| {
+        let built = PathBuf::from(env!("CARGO_BIN_EXE_cartera"));
+        let root = std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0);
+        let enterable = built
+            .ancestors()
+            .skip(1)
+            .all(|dir| std::fs::metadata(dir).is_ok_and(|m| m.mode() & 0o001 != 0));
+        if !root || enterable {
+            return built;
+        }
+        let dir = std::env::temp_dir().join(format!("cartera-it-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("a folder for the binary's copy");
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let copy = dir.join("cartera");
+        std::fs::copy(&built, &copy).expect("the binary copies");
+        std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o755)).unwrap();
+        copy
+    })
 }
 
 /// Runs `cartera --ledger <ledger> <args>` and returns its output.
