@@ -48,7 +48,9 @@ pub(crate) struct ImportArgs {
     #[arg(long)]
     dry_run: bool,
     /// Book an export label as a type (repeatable), before the setting import.label_map:
-    /// 'binance:Card Cashback=REWARD'; profiles binance, bitvavo, coinbase, kraken.
+    /// 'binance:Card Cashback=REWARD'; profiles binance, bitvavo, coinbase, kraken. A Binance
+    /// account cartera does not know: 'binance:account:NAME=WALLET' (every operation read, on
+    /// an account of its own) or '=FUTURES' (only its transfers read).
     #[arg(long = "map", value_name = "PROFILE:LABEL=TYPE")]
     map: Vec<String>,
 }
@@ -57,14 +59,26 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     let mut options = options(args)?;
     let mut store = ledger_path::open_for_write(ledger)?;
     // The setting's entries come after --map's, which therefore win.
-    options
-        .label_map
-        .extend(use_cases::queries::settings::label_map(&*store)?);
+    add_entries(
+        &mut options,
+        use_cases::queries::settings::label_map(&*store)?,
+    );
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         reports.push(import_one(&mut store, file, &options, args));
     }
     crate::report::print_all(&reports, json)
+}
+
+/// Adds map entries after those already in `options` (the first entry naming a label or an
+/// account wins).
+fn add_entries(options: &mut ImportOptions, entries: Vec<shared_types::MapEntry>) {
+    for entry in entries {
+        match entry {
+            shared_types::MapEntry::Label(m) => options.label_map.push(m),
+            shared_types::MapEntry::Account(m) => options.account_map.push(m),
+        }
+    }
 }
 
 pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
@@ -75,22 +89,24 @@ pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
             reason: format!("\"{text}\" is not a known time zone"),
         })?),
     };
-    let options = ImportOptions {
+    let mut options = ImportOptions {
         format: args.format.as_deref().and_then(Profile::parse),
         account: args.account.clone(),
         timezone,
         assume_fiat_quote: args.assume_fiat_quote,
-        label_map: args
-            .map
-            .iter()
-            .map(|text| {
-                shared_types::LabelMapping::parse(text).map_err(|reason| UsageError {
-                    code: "bad-label-map",
-                    reason: format!("--map {reason}"),
-                })
-            })
-            .collect::<Result<_, _>>()?,
+        ..ImportOptions::default()
     };
+    let entries = args
+        .map
+        .iter()
+        .map(|text| {
+            shared_types::MapEntry::parse(text).map_err(|reason| UsageError {
+                code: "bad-label-map",
+                reason: format!("--map {reason}"),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    add_entries(&mut options, entries);
     if let Some(account) = &options.account
         && account.trim().is_empty()
     {

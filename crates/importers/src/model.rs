@@ -259,6 +259,9 @@ pub struct ImportOptions {
     /// The user's label map (`--map` and the setting `import.label_map`): a label it names
     /// is booked as its type, whatever cartera would read otherwise.
     pub label_map: Vec<shared_types::LabelMapping>,
+    /// The Binance accounts the user maps (`binance:account:NAME=WALLET|FUTURES`): an account
+    /// cartera does not know is read as the entry says.
+    pub account_map: Vec<shared_types::AccountMapping>,
 }
 
 /// Profile and layout of a read file.

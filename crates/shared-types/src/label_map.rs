@@ -1,6 +1,8 @@
 //! The user's label map (`import.label_map`, `cartera import --map`): an export label that
 //! cartera does not read, or reads otherwise than the user wants, booked as one transaction
 //! type. One entry is `PROFILE:LABEL=TYPE`, for example `binance:Card Cashback=REWARD`.
+//! A Binance account cartera does not know is mapped the same way, to how its rows are read:
+//! `binance:account:Trading Bots=WALLET` (see [`AccountMapping`]).
 
 use crate::vocab::SpotTxType;
 
@@ -89,6 +91,125 @@ impl LabelMapping {
             self.tx_type,
             SpotTxType::Spend | SpotTxType::Fee | SpotTxType::TransferOut | SpotTxType::Withdrawal
         )
+    }
+}
+
+/// How the rows of a mapped Binance account are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AccountReading {
+    /// `WALLET`: as a wallet of the user's own (like Spot or Funding): every operation is
+    /// read, booked on a child account of its own.
+    Wallet,
+    /// `FUTURES`: as the futures and margin accounts: only its transfers to and from the
+    /// other accounts are read.
+    Futures,
+}
+
+impl AccountReading {
+    /// The word written in an entry.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Wallet => "WALLET",
+            Self::Futures => "FUTURES",
+        }
+    }
+}
+
+/// One account entry of the map: `binance:account:NAME=WALLET|FUTURES`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AccountMapping {
+    /// The profile id (only `binance-statement` has accounts).
+    pub profile: &'static str,
+    /// The account as written in the export, trimmed (matched ignoring ASCII case).
+    pub account: String,
+    /// How its rows are read.
+    pub reading: AccountReading,
+}
+
+/// One entry of the setting or of `--map`: a label or an account.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MapEntry {
+    /// `PROFILE:LABEL=TYPE`.
+    Label(LabelMapping),
+    /// `binance:account:NAME=WALLET|FUTURES`.
+    Account(AccountMapping),
+}
+
+/// The prefix of an account entry's label.
+const ACCOUNT_PREFIX: &str = "account:";
+
+impl MapEntry {
+    /// Parses either form; `Err` says what is wrong in words a user can act on.
+    pub fn parse(text: &str) -> Result<Self, String> {
+        let label = LabelMapping::parse;
+        let Some((head, reading)) = text.rsplit_once('=') else {
+            return label(text).map(Self::Label);
+        };
+        let Some((profile, rest)) = head.split_once(':') else {
+            return label(text).map(Self::Label);
+        };
+        let Some(account) = rest
+            .trim_start()
+            .get(..ACCOUNT_PREFIX.len())
+            .filter(|p| p.eq_ignore_ascii_case(ACCOUNT_PREFIX))
+            .map(|_| rest.trim_start()[ACCOUNT_PREFIX.len()..].trim())
+        else {
+            return label(text).map(Self::Label);
+        };
+        let profile = profile.trim().to_ascii_lowercase();
+        if profile != "binance" && profile != "binance-statement" {
+            return Err(format!(
+                "{text:?} maps an account: only binance statements have accounts"
+            ));
+        }
+        if account.is_empty()
+            || account.chars().count() > 100
+            || account.chars().any(char::is_control)
+        {
+            return Err(format!(
+                "the account of {text:?} must have 1 to 100 characters and no control characters"
+            ));
+        }
+        let reading = match reading.trim().to_ascii_uppercase().as_str() {
+            "WALLET" => AccountReading::Wallet,
+            "FUTURES" => AccountReading::Futures,
+            _ => {
+                return Err(format!(
+                    "{:?} is not WALLET (read every operation, on an account of its own) or FUTURES (read only its transfers)",
+                    reading.trim()
+                ));
+            }
+        };
+        Ok(Self::Account(AccountMapping {
+            profile: "binance-statement",
+            account: account.to_owned(),
+            reading,
+        }))
+    }
+
+    /// The entry written back with the short profile name.
+    pub fn to_text(&self) -> String {
+        match self {
+            Self::Label(m) => m.to_text(),
+            Self::Account(m) => format!(
+                "binance:{ACCOUNT_PREFIX}{}={}",
+                m.account,
+                m.reading.as_str()
+            ),
+        }
+    }
+
+    /// Whether `other` maps the same label or account (ASCII case folded).
+    pub fn same_key(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Self::Label(a), Self::Label(b)) => {
+                a.profile == b.profile && a.label.eq_ignore_ascii_case(&b.label)
+            }
+            (Self::Account(a), Self::Account(b)) => {
+                a.profile == b.profile && a.account.eq_ignore_ascii_case(&b.account)
+            }
+            _ => false,
+        }
     }
 }
 

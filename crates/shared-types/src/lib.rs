@@ -12,7 +12,7 @@ pub mod label_map;
 pub mod text;
 pub mod vocab;
 
-pub use label_map::LabelMapping;
+pub use label_map::{AccountMapping, AccountReading, LabelMapping, MapEntry};
 pub use vocab::{
     CustodyKind, FIAT_CODES, FuturesKind, MetricId, QualityEffect, QualityFlag, STABLECOINS,
     Severity, SpotTxType, Tier, ToolName, is_fiat_code, is_stablecoin,

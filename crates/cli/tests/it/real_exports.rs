@@ -285,6 +285,114 @@ fn an_unknown_label_says_how_to_map_it_and_the_map_books_it() {
     );
 }
 
+#[test]
+fn an_unknown_binance_account_says_how_to_map_it_and_the_map_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("statement.csv");
+    // `Trading Bots` and `Portfolio Margin` are accounts cartera does not know.
+    std::fs::write(
+        &file,
+        "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n\
+         73521904,2024-04-01 09:00:00,Spot,Deposit,USDT,500,\n\
+         73521904,2024-04-01 10:00:00,Spot,transfer_out,USDT,-200,\n\
+         73521904,2024-04-01 10:00:00,Trading Bots,transfer_in,USDT,200,\n\
+         73521904,2024-04-02 11:00:00,Trading Bots,Commission Rebate,USDT,0.5,\n\
+         73521904,2024-04-03 12:00:00,Portfolio Margin,Realized Profit and Loss,USDT,3,\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    assert!(
+        errors.contains(&format!(
+            "{path}:4:3: error[unknown-account] column \"Account\": unknown Binance account \"Trading Bots\"; cartera reads Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts); to read it, map it: cartera import --map 'binance:account:Trading Bots=WALLET' (all its operations, on an account of its own) or =FUTURES (only its transfers), or add the entry to the setting import.label_map\n"
+        )),
+        "{errors}"
+    );
+    assert!(
+        errors.contains(&format!(
+            "{path}:6:3: error[unknown-account] column \"Account\": unknown Binance account \"Portfolio Margin\""
+        )),
+        "{errors}"
+    );
+    // A bad account entry is a usage error.
+    let bad = run(
+        &ledger,
+        &["import", path, "--map", "binance:account:Trading Bots=SPOT"],
+    );
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        stderr(&bad).contains(
+            "error[bad-label-map]: --map \"SPOT\" is not WALLET (read every operation, on an account of its own) or FUTURES (read only its transfers)"
+        ),
+        "{}",
+        stderr(&bad)
+    );
+    // The setting maps one account, the option the other; `settings` lists the entry.
+    let set = run(
+        &ledger,
+        &[
+            "settings",
+            "set",
+            "import.label_map",
+            r#"["binance:account:trading bots=wallet"]"#,
+        ],
+    );
+    assert!(set.status.success(), "{}", stderr(&set));
+    let listed = stdout(&run(&ledger, &["settings"]));
+    assert!(
+        listed.contains(r#"["binance:account:trading bots=WALLET"]"#),
+        "{listed}"
+    );
+    // Mapped to FUTURES, the margin account's profit is still not read: only transfers are.
+    let futures = run(
+        &ledger,
+        &[
+            "import",
+            path,
+            "--map",
+            "binance:account:Portfolio Margin=FUTURES",
+        ],
+    );
+    assert_eq!(futures.status.code(), Some(1));
+    assert!(
+        stderr(&futures).contains(&format!(
+            "{path}:6:4: error[unsupported-type] column \"Operation\": binance-statement type \"Realized Profit and Loss\" is not supported: futures and margin are not supported"
+        )),
+        "{}",
+        stderr(&futures)
+    );
+    let mapped = || {
+        let args = [
+            "--skip-invalid",
+            "--map",
+            "binance:account:Portfolio Margin=FUTURES",
+        ];
+        run(&ledger, &[&["import", path][..], &args[..]].concat())
+    };
+    let output = mapped();
+    assert!(
+        stderr(&output).contains("imported with invalid rows: 1 not imported"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(
+        stored_rows(&ledger),
+        [
+            "1 Binance:spot 2024-04-01T09:00:00Z TRANSFER_IN in=500 USDT out= fee= value= group=",
+            "2 Binance:spot 2024-04-01T10:00:00Z TRANSFER_OUT in= out=200 USDT fee= value= group=2024-04-01T10:00:00Z transfer_out USDT",
+            "3 Binance:trading bots 2024-04-01T10:00:00Z TRANSFER_IN in=200 USDT out= fee= value= group=2024-04-01T10:00:00Z transfer_in USDT",
+            "4 Binance:trading bots 2024-04-02T11:00:00Z PROMOTION in=0.5 USDT out= fee= value= group=",
+        ]
+    );
+    // A second import adds nothing.
+    let again = mapped();
+    assert_eq!(again.status.code(), output.status.code());
+    assert_eq!(stored_rows(&ledger).len(), 4);
+}
+
 /// Imports `text` written to a file named `name`; returns (stderr, exit code, file path).
 fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
@@ -371,7 +479,7 @@ fn an_unknown_binance_account_says_what_is_read_and_how_to_go_on() {
     assert_eq!(code, Some(1));
     assert!(
         errors.starts_with(&format!(
-            "{path}:2:3: error[unknown-account] column \"Account\": unknown Binance account \"Options\"; cartera reads the accounts Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts): record this row with the generic format, or import the file with --skip-invalid to leave it out\n"
+            "{path}:2:3: error[unknown-account] column \"Account\": unknown Binance account \"Options\"; cartera reads Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts); to read it, map it: cartera import --map 'binance:account:Options=WALLET' (all its operations, on an account of its own) or =FUTURES (only its transfers), or add the entry to the setting import.label_map\n"
         )),
         "{errors}"
     );

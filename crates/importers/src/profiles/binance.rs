@@ -208,6 +208,41 @@ impl<'a> Reading<'a> {
         }
     }
 
+    /// Whether an account is read, and whether only its transfers are (futures and margin,
+    /// or an account the user maps to `FUTURES`).
+    fn account_kind(&self, label: &str) -> (bool, bool) {
+        let lower = label.to_ascii_lowercase();
+        let restricted = matches!(
+            lower.as_str(),
+            "usd-m futures"
+                | "usdt-futures"
+                | "usd-mfutures"
+                | "coin-m futures"
+                | "cross margin"
+                | "crossmargin"
+                | "isolated margin"
+                | "margin"
+        );
+        if restricted
+            || matches!(
+                lower.as_str(),
+                "spot" | "earn" | "funding" | "pool" | "savings" | "card"
+            )
+        {
+            return (true, restricted);
+        }
+        // An account the user maps (the first entry naming it wins).
+        match self
+            .options
+            .account_map
+            .iter()
+            .find(|m| m.account.eq_ignore_ascii_case(label.trim()))
+        {
+            Some(m) => (true, m.reading == shared_types::AccountReading::Futures),
+            None => (false, false),
+        }
+    }
+
     /// Reads one data row, reporting its cell errors.
     fn parse(&self, ctx: &mut Ctx, line: u64, rec: &ByteRecord) -> Parsed {
         let cols = &self.cols;
@@ -223,30 +258,15 @@ impl<'a> Reading<'a> {
             self.zone,
         );
         let account_label = get(C_ACCOUNT);
-        let lower = account_label.to_ascii_lowercase();
-        let restricted = matches!(
-            lower.as_str(),
-            "usd-m futures"
-                | "usdt-futures"
-                | "usd-mfutures"
-                | "coin-m futures"
-                | "cross margin"
-                | "crossmargin"
-                | "isolated margin"
-                | "margin"
-        );
-        let known = restricted
-            || matches!(
-                lower.as_str(),
-                "spot" | "earn" | "funding" | "pool" | "savings" | "card"
-            );
+        let (known, restricted) = self.account_kind(account_label);
         if !known {
             ctx.err(
                 line,
                 cols[C_ACCOUNT],
                 "unknown-account",
                 format!(
-                    "unknown Binance account \"{account_label}\"; cartera reads the accounts Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts): record this row with the generic format, or import the file with --skip-invalid to leave it out"
+                    "unknown Binance account \"{account_label}\"; cartera reads Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts); to read it, map it: cartera import --map 'binance:account:{}=WALLET' (all its operations, on an account of its own) or =FUTURES (only its transfers), or add the entry to the setting import.label_map",
+                    account_label.replace('\'', "")
                 ),
             );
         }

@@ -271,6 +271,19 @@ fn the_label_map_setting_is_validated_and_canonical() {
             "invalid setting import.label_map: \"binance:card=AIRDROP\" maps a label mapped before",
         ),
     );
+    // Account entries (D-155) sit beside label entries.
+    check_setting(
+        "import.label_map",
+        r#"["binance:Account:Trading Bots=wallet", "binance:Card=REWARD"]"#,
+        Ok(r#"["binance:account:Trading Bots=WALLET","binance:Card=REWARD"]"#),
+    );
+    check_setting(
+        "import.label_map",
+        r#"["binance:account:Bots=WALLET", "binance:account:BOTS=FUTURES"]"#,
+        Err(
+            "invalid setting import.label_map: \"binance:account:BOTS=FUTURES\" maps a Binance account mapped before",
+        ),
+    );
     check_setting(
         "import.label_map",
         r#"{"binance:Card": "REWARD"}"#,

@@ -87,8 +87,9 @@ pub enum SettingValue {
     /// `prices.provider_markets`: (asset, provider) → market; an empty market turns the
     /// provider off for the asset.
     ProviderMarkets(BTreeMap<(Asset, String), String>),
-    /// `import.label_map`: `PROFILE:LABEL=TYPE` entries, in the order given.
-    LabelMap(Vec<shared_types::LabelMapping>),
+    /// `import.label_map`: `PROFILE:LABEL=TYPE` (and `binance:account:NAME=WALLET|FUTURES`)
+    /// entries, in the order given.
+    LabelMap(Vec<shared_types::MapEntry>),
 }
 
 /// The price providers of `cartera sync` a `prices.provider_markets` entry may name (the cli
@@ -290,16 +291,24 @@ pub fn parse_value(key: SettingKey, text: &str) -> UseCaseResult<SettingValue> {
                     "must be a list of \"PROFILE:LABEL=TYPE\" strings such as \"binance:Card Cashback=REWARD\"",
                 )
             })?;
-            let mut entries: Vec<shared_types::LabelMapping> = Vec::new();
+            let mut entries: Vec<shared_types::MapEntry> = Vec::new();
             for item in items {
                 let text = item.as_str().ok_or_else(|| {
                     invalid(key, "every item must be a \"PROFILE:LABEL=TYPE\" string")
                 })?;
-                let entry = shared_types::LabelMapping::parse(text).map_err(|e| invalid(key, e))?;
-                if entries.iter().any(|e| {
-                    e.profile == entry.profile && e.label.eq_ignore_ascii_case(&entry.label)
-                }) {
-                    return Err(invalid(key, format!("{text:?} maps a label mapped before")));
+                let entry = shared_types::MapEntry::parse(text).map_err(|e| invalid(key, e))?;
+                if entries.iter().any(|e| e.same_key(&entry)) {
+                    return Err(invalid(
+                        key,
+                        format!(
+                            "{text:?} maps a {} mapped before",
+                            if matches!(entry, shared_types::MapEntry::Account(_)) {
+                                "Binance account"
+                            } else {
+                                "label"
+                            }
+                        ),
+                    ));
                 }
                 entries.push(entry);
             }
@@ -441,7 +450,7 @@ pub fn load(store: &dyn SettingsStore) -> UseCaseResult<Settings> {
 }
 
 /// The stored `import.label_map` entries (none when unset).
-pub fn label_map(store: &dyn SettingsStore) -> UseCaseResult<Vec<shared_types::LabelMapping>> {
+pub fn label_map(store: &dyn SettingsStore) -> UseCaseResult<Vec<shared_types::MapEntry>> {
     match store.setting(SettingKey::ImportLabelMap)? {
         None => Ok(Vec::new()),
         Some(text) => match parse_value(SettingKey::ImportLabelMap, &text)? {
