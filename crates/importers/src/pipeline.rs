@@ -367,7 +367,11 @@ pub(crate) fn detect(
     if let Some(profile) = forced {
         let d = def(profile);
         for (i, (line, cells)) in peeked.iter().enumerate() {
-            if let Some(found) = layout_of(d, cells, false) {
+            // A profile may have several definitions (one per header generation).
+            if let Some(found) = all_defs()
+                .filter(|d| d.profile == profile)
+                .find_map(|d| layout_of(d, cells, false))
+            {
                 let header = Header::new(*line, cells.clone());
                 return match found {
                     Ok(layout) => Ok((

@@ -100,6 +100,27 @@ fn revolut_crypto_statement_imports_its_transactions_once() {
 }
 
 #[test]
+fn revolut_crypto_statement_before_2023_imports_its_transactions_once() {
+    import_twice(
+        "revolut-crypto/revolut-crypto-2022.csv",
+        &["--timezone", "Europe/Madrid"],
+        "revolut-crypto, layout v1 (detected)",
+        &[
+            "1 Revolut 2021-06-04T05:27:08Z BUY in=0.310358 MATIC out=0.4 EUR fee=0.02 EUR value= group=",
+            "2 Revolut 2021-07-29T06:55:24Z SELL in=0.13 EUR out=0.15826907 MATIC fee=0.01 EUR value= group=",
+            "3 Revolut 2021-07-29T06:55:24Z BUY in=0.0065 DOT out=0.11 EUR fee=0.01 EUR value= group=",
+            "4 Revolut 2022-06-25T11:29:03Z BUY in=1000 ZRX out=293.9067439 EUR fee=4.41 EUR value= group=",
+            "5 Revolut 2022-06-26T08:00:00Z TRANSFER_OUT in= out=100 ZRX fee= value= group=",
+            "6 Revolut:savings 2022-06-26T08:00:00Z TRANSFER_IN in=100 ZRX out= fee= value= group=",
+            "7 Revolut 2022-06-27T08:32:23Z SELL in=259.27184 EUR out=800 ZRX fee=3.888 EUR value= group=",
+            "8 Revolut 2022-07-05T16:20:00Z SPEND in= out=25 ZRX fee=0.12 EUR value=8 EUR group=",
+            "9 Revolut 2022-07-10T10:00:00Z PROMOTION in=0.00012 BTC out= fee= value=2.4 EUR group=",
+            "10 Revolut 2022-07-12T14:45:10Z PROMOTION in=0.9 ALGO out= fee= value=0.31 EUR group=",
+        ],
+    );
+}
+
+#[test]
 fn bit2me_workbook_imports_its_transactions_once() {
     import_twice(
         "bit2me/bit2me-2025.xlsx",

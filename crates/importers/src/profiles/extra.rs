@@ -28,6 +28,15 @@ pub(crate) const DEFS: &[Def] = &[
         layouts: &[("", &[])],
         exactly_one: false,
     },
+    // The same profile's statement before 2023 (a second definition: no column is common to
+    // both but `Type`).
+    Def {
+        profile: Profile::RevolutCrypto,
+        required: &super::revolut::V1,
+        forbidden: &[],
+        layouts: &[("v1", &[])],
+        exactly_one: false,
+    },
     Def {
         profile: Profile::Bit2me,
         required: &super::bit2me::REQUIRED,
@@ -127,6 +136,9 @@ pub(crate) fn read_into(
 ) {
     match profile {
         Profile::CryptocomApp => super::cryptocom::read_into(ctx, records, account, emit),
+        Profile::RevolutCrypto if layout == "v1" => {
+            super::revolut::read_v1_into(ctx, records, account, options, emit);
+        }
         Profile::RevolutCrypto => super::revolut::read_into(ctx, records, account, options, emit),
         Profile::Bit2me => super::bit2me::read_into(ctx, records, account, options, emit),
         Profile::Bitunix => super::bitunix::read_into(ctx, records, account, emit),
@@ -135,6 +147,27 @@ pub(crate) fn read_into(
         Profile::Bybit => super::bybit::read_into(ctx, records, account, options, emit),
         _ => {}
     }
+}
+
+/// A `YYYY-MM-DD HH:MM:SS` cell in the local time of `zone`; without a zone (no preamble
+/// states one and no `--timezone`), `timezone-required`.
+pub(crate) fn local_stamp(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    text: &str,
+    zone: Option<crate::model::Zone>,
+) -> Option<core_domain::Instant> {
+    let Some(zone) = zone else {
+        ctx.err(
+            line,
+            col,
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
+        );
+        return None;
+    };
+    ctx.utc_stamp(line, col, text, b" ", false, "YYYY-MM-DD HH:MM:SS", zone)
 }
 
 /// `unknown-type` naming the label and the profile.

@@ -161,25 +161,7 @@ pub(crate) fn read_into(
     let mut done: std::collections::HashSet<String> = std::collections::HashSet::new();
     pipeline::for_rows(ctx, records, |ctx, line, rec| {
         let get = |name: &str| col(name).map_or("", |i| clean(reader::cell(rec, i)));
-        let instant = if let Some(z) = zone {
-            ctx.utc_stamp(
-                line,
-                col("Time"),
-                get("Time"),
-                b" ",
-                false,
-                "YYYY-MM-DD HH:MM:SS",
-                z,
-            )
-        } else {
-            ctx.err(
-                line,
-                col("Time"),
-                "timezone-required",
-                "these timestamps carry no time zone; pass --timezone".to_owned(),
-            );
-            None
-        };
+        let instant = extra::local_stamp(ctx, line, col("Time"), get("Time"), zone);
         if layout != "trading" {
             funding_row(ctx, line, (account, &wallet), &col, &get, instant, emit);
             return;

@@ -1,6 +1,9 @@
-//! Revolut crypto account statement (CSV, 2023 on): one row per operation,
+//! Revolut crypto account statement (CSV). Since 2023 one row per operation,
 //! `Symbol,Type,Quantity,Price,Value,Fees,Date`; money cells carry their currency (`€1,000.00`,
 //! `76.94 SEK`); dates are written in the app's locale and, except the ISO form, carry no zone.
+//! Before 2023 (layout `v1`): `Type,Product,Started Date,Completed Date,Description,Amount,
+//! Currency,Fiat amount,Fiat amount (inc. fees),Fee,Base currency,State,Balance`, one signed row
+//! per balance change ([`read_v1_into`]).
 //! Shapes and labels: `test_data/revolut-crypto/README.md`.
 
 use chrono::{NaiveDate, NaiveDateTime, NaiveTime};
@@ -10,7 +13,7 @@ use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
 use super::extra::{self, one_row_move, transfer_type};
-use crate::model::{ImportOptions, Profile, Zone};
+use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::pipeline::{self, Ctx, Draft, KeyBase};
 use crate::reader::{self, Records};
 use crate::values::{self, NumError};
@@ -426,5 +429,291 @@ pub(crate) fn read_into(
         for d in drafts {
             emit(ctx, d);
         }
+    });
+}
+
+/// The crypto account statement Revolut wrote before 2023 (layout `v1`): one row per balance
+/// change of one coin, signed, with its fiat amounts in the base currency.
+pub(crate) const V1: [&str; 12] = [
+    "Type",
+    "Product",
+    "Started Date",
+    "Completed Date",
+    "Description",
+    "Amount",
+    "Currency",
+    "Fiat amount",
+    "Fiat amount (inc. fees)",
+    "Fee",
+    "Base currency",
+    "State",
+];
+const V_TYPE: usize = 0;
+const V_PRODUCT: usize = 1;
+const V_STARTED: usize = 2;
+const V_COMPLETED: usize = 3;
+const V_DESCRIPTION: usize = 4;
+const V_AMOUNT: usize = 5;
+const V_CURRENCY: usize = 6;
+const V_FIAT: usize = 7;
+const V_FIAT_INC: usize = 8;
+const V_FEE: usize = 9;
+const V_BASE: usize = 10;
+const V_STATE: usize = 11;
+
+/// The descriptions of the two rows that move a balance from one Revolut legal entity to
+/// another (read as the pair they are, as RevoProfit reads them): no change of custody.
+const MIGRATION: [&str; 2] = [
+    "balance migration to another region or legal entity",
+    "closing transaction",
+];
+
+/// `2021-06-04 7:27:08` (an hour of one digit) as `2021-06-04 07:27:08`.
+fn pad_hour(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    if b.len() > 12 && b[10] == b' ' && b[12] == b':' {
+        std::borrow::Cow::Owned(format!("{} 0{}", &text[..10], &text[11..]))
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
+/// Reads the `v1` statement, one draft per completed row, in file order.
+#[allow(clippy::too_many_lines)] // The type table and its amounts read best in one place.
+pub(crate) fn read_v1_into(
+    ctx: &mut Ctx,
+    records: &mut Records<'_>,
+    account: &str,
+    options: &ImportOptions,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
+    let (mut cols, unknown) = reader::resolve(&ctx.header, &V1);
+    // `Balance` is the balance after the row: read by no rule, but part of the export.
+    let unknown: Vec<usize> = unknown
+        .into_iter()
+        .filter(|i| !ctx.header.cells[*i].eq_ignore_ascii_case("Balance"))
+        .collect();
+    pipeline::ignore_unknown(ctx, &unknown, Profile::RevolutCrypto);
+    cols.truncate(V1.len());
+    pipeline::for_rows(ctx, records, |ctx, line, rec| {
+        let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
+        let state = get(V_STATE);
+        if !state.eq_ignore_ascii_case("COMPLETED") {
+            // PENDING, REVERTED, DECLINED, FAILED: no balance changed.
+            ctx.skip(
+                if state.eq_ignore_ascii_case("PENDING") {
+                    SkipReason::Pending
+                } else {
+                    SkipReason::NotFinal
+                },
+                1,
+            );
+            return;
+        }
+        let description = get(V_DESCRIPTION);
+        if MIGRATION
+            .iter()
+            .any(|m| description.trim().eq_ignore_ascii_case(m))
+        {
+            ctx.skip(SkipReason::InternalMovement, 1);
+            return;
+        }
+        let label = get(V_TYPE);
+        let upper = label.to_ascii_uppercase();
+        // When the change was booked; a completed row without it falls back to its start.
+        let when = if get(V_COMPLETED).is_empty() {
+            V_STARTED
+        } else {
+            V_COMPLETED
+        };
+        let instant = extra::local_stamp(
+            ctx,
+            line,
+            cols[when],
+            &pad_hour(get(when)),
+            options.timezone,
+        );
+        let amount = ctx.dec(line, cols[V_AMOUNT], get(V_AMOUNT), true);
+        let coin = ctx.asset(line, cols[V_CURRENCY], get(V_CURRENCY));
+        let base = ctx.asset(line, cols[V_BASE], get(V_BASE));
+        let fiat = ctx.dec(line, cols[V_FIAT], get(V_FIAT), true);
+        let fiat_inc = ctx.dec(line, cols[V_FIAT_INC], get(V_FIAT_INC), true);
+        let fee = match get(V_FEE) {
+            "" => Some(Decimal::ZERO),
+            f => ctx.dec(line, cols[V_FEE], f, false),
+        };
+        let income = match upper.as_str() {
+            // Staking rewards where the description says so; Learn & Earn rewards, cashback.
+            "REWARD" if description.to_ascii_lowercase().contains("staking") => {
+                Some(SpotTxType::Staking)
+            }
+            "CASHBACK" | "REWARD" => Some(SpotTxType::Promotion),
+            "EXCHANGE" | "CARD_PAYMENT" | "TRANSFER" => None,
+            "CARD_REFUND" => {
+                extra::unsupported_type(
+                    ctx,
+                    line,
+                    cols[V_TYPE],
+                    ID,
+                    label,
+                    "the statement does not say whether a refund returns the coins spent or credits new ones",
+                );
+                return;
+            }
+            _ => {
+                extra::unknown_type(ctx, line, cols[V_TYPE], ID, label);
+                return;
+            }
+        };
+        if ctx.invalid.contains(&line) {
+            return;
+        }
+        let (
+            Some(instant),
+            Some(amount),
+            Some(coin),
+            Some(base),
+            Some(fiat),
+            Some(fiat_inc),
+            Some(fee),
+        ) = (instant, amount, coin, base, fiat, fiat_inc, fee)
+        else {
+            return;
+        };
+        if amount.is_zero() {
+            ctx.err(
+                line,
+                cols[V_AMOUNT],
+                "not-positive",
+                format!("\"{}\" must not be zero", get(V_AMOUNT)),
+            );
+            return;
+        }
+        let inflow = amount.is_sign_positive();
+        let quantity = amount.abs();
+        let product = get(V_PRODUCT);
+        let wallet = if product.is_empty() || product.eq_ignore_ascii_case("Current") {
+            account.to_owned()
+        } else {
+            extra::child(account, &values::segment(product))
+        };
+        let mut d = Draft::new(
+            wallet,
+            account,
+            instant,
+            SpotTxType::Buy,
+            KeyBase::Content,
+            line,
+        );
+        description.clone_into(&mut d.note);
+        d.fee = (!fee.is_zero()).then(|| pipeline::fee(base, fee));
+        // Each row states its coin's value in the base currency.
+        let stated = |v: Decimal| StatedAmount {
+            amount: v.abs(),
+            currency: base,
+        };
+        match (upper.as_str(), income) {
+            (_, Some(ty)) => {
+                if !extra::check_sign(
+                    ctx,
+                    line,
+                    cols[V_AMOUNT],
+                    amount,
+                    true,
+                    (label, get(V_AMOUNT)),
+                ) {
+                    return;
+                }
+                d.ty = if coin.is_fiat() {
+                    SpotTxType::Reward
+                } else {
+                    ty
+                };
+                d.inflow = Some(pipeline::amount(coin, quantity));
+                d.fiat_value = Some(stated(fiat));
+            }
+            ("EXCHANGE", None) => {
+                if coin.is_fiat() {
+                    extra::unsupported_type(
+                        ctx,
+                        line,
+                        cols[V_CURRENCY],
+                        ID,
+                        label,
+                        "an exchange between fiat currencies is not a crypto operation",
+                    );
+                    return;
+                }
+                // `Fiat amount (inc. fees)` is the money that moved; the fee is inside it on a
+                // buy and was taken from the proceeds on a sale.
+                let principal = if inflow {
+                    fiat_inc.abs().checked_sub(fee)
+                } else {
+                    fiat_inc.abs().checked_add(fee)
+                };
+                let Some(principal) = principal.filter(|p| p.is_sign_positive() && !p.is_zero())
+                else {
+                    ctx.err(
+                        line,
+                        cols[V_FEE],
+                        "fee-exceeds-amount",
+                        format!(
+                            "the fee \"{}\" is not less than the fiat amount \"{}\"",
+                            get(V_FEE),
+                            get(V_FIAT_INC)
+                        ),
+                    );
+                    return;
+                };
+                let own = pipeline::amount(coin, quantity);
+                let other = pipeline::amount(base, principal);
+                if inflow {
+                    d.ty = SpotTxType::Buy;
+                    d.inflow = Some(own);
+                    d.outflow = Some(other);
+                } else {
+                    d.ty = SpotTxType::Sell;
+                    d.inflow = Some(other);
+                    d.outflow = Some(own);
+                }
+            }
+            ("CARD_PAYMENT", None) => {
+                if !extra::check_sign(
+                    ctx,
+                    line,
+                    cols[V_AMOUNT],
+                    amount,
+                    false,
+                    (label, get(V_AMOUNT)),
+                ) {
+                    return;
+                }
+                d.ty = SpotTxType::Spend;
+                d.outflow = Some(pipeline::amount(coin, quantity));
+                let Some(value) = fiat_inc.abs().checked_add(fee) else {
+                    return;
+                };
+                d.fiat_value = Some(stated(value));
+            }
+            _ => {
+                // TRANSFER: to or from another product (a vault) or outside Revolut.
+                d.ty = transfer_type(coin, inflow);
+                if inflow {
+                    d.inflow = Some(pipeline::amount(coin, quantity));
+                } else {
+                    d.outflow = Some(pipeline::amount(coin, quantity));
+                }
+            }
+        }
+        if !ctx.shape(
+            line,
+            (cols[V_CURRENCY], cols[V_CURRENCY]),
+            d.ty,
+            d.inflow.as_ref(),
+            d.outflow.as_ref(),
+        ) {
+            return;
+        }
+        emit(ctx, d);
     });
 }

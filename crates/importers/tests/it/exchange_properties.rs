@@ -8,11 +8,12 @@ use proptest::prelude::*;
 use crate::data;
 
 /// The fixtures of the further exchanges.
-const FIXTURES: [&str; 12] = [
+const FIXTURES: [&str; 13] = [
     "cryptocom-app/cryptocom-2025.csv",
     "cryptocom-app/cryptocom-2021-v1.csv",
     "revolut-crypto/revolut-crypto.csv",
     "revolut-crypto/revolut-crypto-daymonth.csv",
+    "revolut-crypto/revolut-crypto-2022.csv",
     "bitunix/bitunix-2025.csv",
     "kucoin/kucoin-fills.csv",
     "kucoin/kucoin-deposits.csv",
@@ -24,7 +25,7 @@ const FIXTURES: [&str; 12] = [
 ];
 
 /// Cells that real exports contain, or nearly.
-const NOISE: [&str; 24] = [
+const NOISE: [&str; 28] = [
     "",
     "0",
     "-0.5",
@@ -49,6 +50,10 @@ const NOISE: [&str; 24] = [
     "EUR",
     "BTCUSDT",
     "99999999999999999999999999999",
+    "2021-06-04 7:27:08",
+    "EXCHANGE",
+    "REVERTED",
+    "CARD_PAYMENT",
 ];
 
 fn options(zone: bool) -> ImportOptions {
