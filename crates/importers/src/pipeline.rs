@@ -1353,7 +1353,9 @@ fn start_records<'a>(
     result.header_line = Some(header.line);
     result.header_cells.clone_from(&header.cells);
     result.format = Some(format.clone());
-    if let Some(f) = header.check_cells() {
+    if let Some(f) = header.check_cells_allowing(&|code, cell| {
+        crate::profiles::extra::header_quirk(&format, code, cell)
+    }) {
         result.findings.push(f);
         return Start::Done(result, Some(records));
     }

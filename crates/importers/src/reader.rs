@@ -510,9 +510,18 @@ impl Header {
 
     /// Duplicate headers (§1.3) and empty cells that are not trailing.
     pub(crate) fn check_cells(&self) -> Option<Finding> {
+        self.check_cells_allowing(&|_, _| false)
+    }
+
+    /// [`Self::check_cells`], except the cells `allowed(code, cell)` admits (a shape a
+    /// profile's real export has).
+    pub(crate) fn check_cells_allowing(
+        &self,
+        allowed: &dyn Fn(&str, &str) -> bool,
+    ) -> Option<Finding> {
         for (i, c) in self.cells.iter().enumerate() {
             if c.is_empty() {
-                if i < self.required_len {
+                if i < self.required_len && !allowed("unknown-column", c) {
                     return Some(self.error(
                         i,
                         "unknown-column",
@@ -521,7 +530,9 @@ impl Header {
                 }
                 continue;
             }
-            if self.cells[..i].iter().any(|o| o.eq_ignore_ascii_case(c)) {
+            if self.cells[..i].iter().any(|o| o.eq_ignore_ascii_case(c))
+                && !allowed("duplicate-header", c)
+            {
                 return Some(self.error(
                     i,
                     "duplicate-header",

@@ -304,3 +304,64 @@ fn a_large_newest_first_cryptocom_export_streams_into_the_ledger_once() {
         stdout(&again)
     );
 }
+
+#[test]
+fn okx_older_histories_import_their_transactions_once() {
+    let tz = ["--timezone", "Europe/Madrid"];
+    import_twice(
+        "okx/okx-trading-v1.csv",
+        &tz,
+        "okx, layout trading-v1 (detected)",
+        &[
+            "1 OKX:trading 2021-11-02T09:00:00Z SWAP in=0.01 BTC out=610 USDT fee=0.00001 BTC value= group=",
+            "2 OKX:trading 2021-11-04T11:30:00Z SWAP in=900 USDT out=0.2 ETH fee=0.9 USDT value= group=",
+        ],
+    );
+    import_twice(
+        "okx/okx-funding-fee.csv",
+        &tz,
+        "okx, layout funding (detected)",
+        &[
+            "1 OKX:funding 2022-03-01T07:00:00Z TRANSFER_IN in=0.5 ETH out= fee= value= group=",
+            "2 OKX:funding 2022-03-02T08:00:00Z SWAP in=250 USDT out=0.1 ETH fee= value= group=",
+            "3 OKX:funding 2022-03-03T09:00:00Z TRANSFER_OUT in= out=0.2 ETH fee= value= group=<identity>",
+            "4 OKX:earn 2022-03-03T09:00:00Z TRANSFER_IN in=0.2 ETH out= fee= value= group=<identity>",
+            "5 OKX:funding 2022-04-03T08:00:00Z STAKING in=0.001 ETH out= fee= value= group=",
+            "6 OKX:earn 2022-04-04T08:00:00Z TRANSFER_OUT in= out=0.2 ETH fee= value= group=<identity>",
+            "7 OKX:funding 2022-04-04T08:00:00Z TRANSFER_IN in=0.2 ETH out= fee= value= group=<identity>",
+            "8 OKX:funding 2022-04-05T09:00:00Z PROMOTION in=0.12 USDT out= fee= value= group=",
+            "9 OKX:funding 2022-04-06T10:00:00Z TRANSFER_OUT in= out=100 USDT fee= value= group=<identity>",
+            "10 OKX:earn 2022-04-06T10:00:00Z TRANSFER_IN in=100 USDT out= fee= value= group=<identity>",
+            "11 OKX:earn 2022-04-07T10:00:00Z TRANSFER_OUT in= out=100 USDT fee= value= group=<identity>",
+            "12 OKX:funding 2022-04-07T10:00:00Z TRANSFER_IN in=100 USDT out= fee= value= group=<identity>",
+            "13 OKX:funding 2022-04-08T11:00:00Z TRANSFER_OUT in= out=0.3 ETH fee=0.0004 ETH value= group=",
+        ],
+    );
+    import_twice(
+        "okx/okx-funding-blank-column.csv",
+        &tz,
+        "okx, layout funding (detected)",
+        &[
+            "1 OKX:funding 2022-05-01T06:00:00Z TRANSFER_IN in=1000 USDT out= fee= value= group=",
+            "2 OKX:funding 2022-05-02T06:00:00Z TRANSFER_OUT in= out=1000 USDT fee= value= group=",
+        ],
+    );
+    import_twice(
+        "okx/okx-fills.csv",
+        &tz,
+        "okx, layout fills (detected)",
+        &[
+            "1 OKX:trading 2020-03-01T09:00:00Z SWAP in=0.02 BTC out=172 USDT fee=0.00003 BTC value= group=",
+            "2 OKX:trading 2020-03-02T10:00:00Z SWAP in=115 USDT out=0.5 ETH fee=0.092 USDT value= group=",
+        ],
+    );
+    import_twice(
+        "okx/okx-bills.csv",
+        &tz,
+        "okx, layout bills (detected)",
+        &[
+            "1 OKX:trading 2019-05-10T06:03:22Z SWAP in=0.05 BTC out=300 USDT fee=0.00005 BTC value= group=",
+            "2 OKX:trading 2019-05-11T01:15:00Z SWAP in=160 USDT out=0.02 BTC fee=0.16 USDT value= group=",
+        ],
+    );
+}

@@ -65,6 +65,29 @@ pub(crate) const DEFS: &[Def] = &[
         layouts: super::okx::LAYOUTS,
         exactly_one: false,
     },
+    // OKX's older generations, each a definition of its own (they share no column with the
+    // current histories' `id,Time,Amount,Symbol`).
+    Def {
+        profile: Profile::Okx,
+        required: &super::okx::TRADING_V1,
+        forbidden: &[],
+        layouts: &[("trading-v1", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Okx,
+        required: &super::okx::FILLS,
+        forbidden: &[],
+        layouts: &[("fills", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Okx,
+        required: &super::okx::BILLS,
+        forbidden: &[],
+        layouts: &[("bills", &[])],
+        exactly_one: false,
+    },
     Def {
         profile: Profile::Bybit,
         required: &super::bybit::REQUIRED,
@@ -73,6 +96,19 @@ pub(crate) const DEFS: &[Def] = &[
         exactly_one: false,
     },
 ];
+
+/// Whether a header cell that would be refused (`duplicate-header`, or an empty cell:
+/// `unknown-column`) is a shape of the profile's real export: OKX's older trading history names
+/// two columns `Unit` (the amount's and the balance's), its older funding history has an
+/// unnamed second column.
+pub(crate) fn header_quirk(format: &crate::model::FormatInfo, code: &str, cell: &str) -> bool {
+    format.profile == Profile::Okx
+        && match (format.layout, code) {
+            ("trading-v1", "duplicate-header") => cell.eq_ignore_ascii_case("Unit"),
+            ("funding", "unknown-column") => cell.is_empty(),
+            _ => false,
+        }
+}
 
 /// Whether the profile's export is downloaded as an `.xlsx` workbook (read by `workbook.rs`);
 /// any other workbook is refused.
@@ -143,6 +179,12 @@ pub(crate) fn read_into(
         Profile::Bit2me => super::bit2me::read_into(ctx, records, account, options, emit),
         Profile::Bitunix => super::bitunix::read_into(ctx, records, account, emit),
         Profile::Kucoin => super::kucoin::read_into(ctx, records, account, layout, options, emit),
+        Profile::Okx if layout == "fills" => {
+            super::okx::read_fills_into(ctx, records, account, options, emit);
+        }
+        Profile::Okx if layout == "bills" => {
+            super::okx::read_bills_into(ctx, records, account, options, emit);
+        }
         Profile::Okx => super::okx::read_into(ctx, records, account, layout, options, emit),
         Profile::Bybit => super::bybit::read_into(ctx, records, account, options, emit),
         _ => {}

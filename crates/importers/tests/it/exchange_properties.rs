@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use crate::data;
 
 /// The fixtures of the further exchanges.
-const FIXTURES: [&str; 13] = [
+const FIXTURES: [&str; 18] = [
     "cryptocom-app/cryptocom-2025.csv",
     "cryptocom-app/cryptocom-2021-v1.csv",
     "revolut-crypto/revolut-crypto.csv",
@@ -20,12 +20,17 @@ const FIXTURES: [&str; 13] = [
     "kucoin/kucoin-withdrawals.csv",
     "okx/okx-trading.csv",
     "okx/okx-funding.csv",
+    "okx/okx-trading-v1.csv",
+    "okx/okx-funding-fee.csv",
+    "okx/okx-funding-blank-column.csv",
+    "okx/okx-fills.csv",
+    "okx/okx-bills.csv",
     "bybit/bybit-spot-statement.csv",
     "bybit/bybit-spot-orderhistory.csv",
 ];
 
 /// Cells that real exports contain, or nearly.
-const NOISE: [&str; 28] = [
+const NOISE: [&str; 31] = [
     "",
     "0",
     "-0.5",
@@ -54,6 +59,9 @@ const NOISE: [&str; 28] = [
     "EXCHANGE",
     "REVERTED",
     "CARD_PAYMENT",
+    "Convert",
+    "2019-05-10 14:03:22 CST",
+    "172 USDT",
 ];
 
 fn options(zone: bool) -> ImportOptions {

@@ -78,3 +78,144 @@ fn derivatives_split_orders_and_missing_zone_are_named() {
     );
     assert_eq!(r.transactions.len(), 1);
 }
+
+fn madrid() -> ImportOptions {
+    ImportOptions {
+        timezone: importers::Zone::parse("Europe/Madrid"),
+        ..ImportOptions::default()
+    }
+}
+
+#[test]
+fn older_generations_are_read() {
+    for (fixture, layout, expected) in [
+        (
+            "okx/okx-trading-v1.csv",
+            "trading-v1",
+            &[
+                "2,3 OKX:trading 2021-11-02T09:00:00Z SWAP | 0.01 BTC | 610 USDT | 0.00001 BTC |  | ",
+                "4,5 OKX:trading 2021-11-04T11:30:00Z SWAP | 900 USDT | 0.2 ETH | 0.9 USDT |  | ",
+            ][..],
+        ),
+        (
+            "okx/okx-funding-fee.csv",
+            "funding",
+            &[
+                "3 OKX:funding 2022-03-01T07:00:00Z TRANSFER_IN | 0.5 ETH |  |  |  | ",
+                "4,5 OKX:funding 2022-03-02T08:00:00Z SWAP | 250 USDT | 0.1 ETH |  |  | ",
+                "6 OKX:funding 2022-03-03T09:00:00Z TRANSFER_OUT |  | 0.2 ETH |  |  | <group>",
+                "6 OKX:earn 2022-03-03T09:00:00Z TRANSFER_IN | 0.2 ETH |  |  |  | <group>",
+                "7 OKX:funding 2022-04-03T08:00:00Z STAKING | 0.001 ETH |  |  |  | ",
+                "8 OKX:earn 2022-04-04T08:00:00Z TRANSFER_OUT |  | 0.2 ETH |  |  | <group>",
+                "8 OKX:funding 2022-04-04T08:00:00Z TRANSFER_IN | 0.2 ETH |  |  |  | <group>",
+                "9 OKX:funding 2022-04-05T09:00:00Z PROMOTION | 0.12 USDT |  |  |  | ",
+                "10 OKX:funding 2022-04-06T10:00:00Z TRANSFER_OUT |  | 100 USDT |  |  | <group>",
+                "10 OKX:earn 2022-04-06T10:00:00Z TRANSFER_IN | 100 USDT |  |  |  | <group>",
+                "11 OKX:earn 2022-04-07T10:00:00Z TRANSFER_OUT |  | 100 USDT |  |  | <group>",
+                "11 OKX:funding 2022-04-07T10:00:00Z TRANSFER_IN | 100 USDT |  |  |  | <group>",
+                "12 OKX:funding 2022-04-08T11:00:00Z TRANSFER_OUT |  | 0.3 ETH | 0.0004 ETH |  | ",
+            ][..],
+        ),
+        (
+            "okx/okx-funding-blank-column.csv",
+            "funding",
+            &[
+                "2 OKX:funding 2022-05-01T06:00:00Z TRANSFER_IN | 1000 USDT |  |  |  | ",
+                "3 OKX:funding 2022-05-02T06:00:00Z TRANSFER_OUT |  | 1000 USDT |  |  | ",
+            ][..],
+        ),
+        (
+            "okx/okx-fills.csv",
+            "fills",
+            &[
+                "2 OKX:trading 2020-03-01T09:00:00Z SWAP | 0.02 BTC | 172 USDT | 0.00003 BTC |  | ",
+                "3 OKX:trading 2020-03-02T10:00:00Z SWAP | 115 USDT | 0.5 ETH | 0.092 USDT |  | ",
+            ][..],
+        ),
+        (
+            "okx/okx-bills.csv",
+            "bills",
+            &[
+                "2,3 OKX:trading 2019-05-10T06:03:22Z SWAP | 0.05 BTC | 300 USDT | 0.00005 BTC |  | ",
+                "4,5 OKX:trading 2019-05-11T01:15:00Z SWAP | 160 USDT | 0.02 BTC | 0.16 USDT |  | ",
+            ][..],
+        ),
+    ] {
+        let r = import(&data(fixture), &madrid());
+        assert_eq!(
+            r.format.as_ref().map(ToString::to_string),
+            Some(format!("okx, layout {layout} (detected)")),
+            "{fixture}"
+        );
+        assert!(r.findings.is_empty(), "{fixture}: {:?}", r.findings);
+        // A move's two sides share their group (an identity): written `<group>`.
+        let got: Vec<String> = r
+            .transactions
+            .iter()
+            .map(|t| {
+                let row = crate::fmt_tx(t);
+                match row.rsplit_once(" | ") {
+                    Some((head, g)) if g.len() == 64 => format!("{head} | <group>"),
+                    _ => row,
+                }
+            })
+            .collect();
+        assert_eq!(got, expected, "{fixture}");
+    }
+}
+
+#[test]
+fn older_generations_name_what_they_cannot_read() {
+    let funding = file(
+        "id,Time,Type,Amount,Before Balance,After Balance,Fee,Symbol",
+        &[
+            "1,2022-03-02 09:00:00,Convert,-0.1,0.5,0.4,0,ETH",
+            "2,2022-03-02 09:00:01,Convert,250,0,250,0,USDT",
+            "3,2022-03-03 09:00:00,Distribution,5,0,5,0,OKB",
+            "4,2022-03-04 09:00:00,Stake,0.2,0.4,0.2,0,ETH",
+        ],
+    );
+    check_findings(
+        &import(&funding, &madrid()),
+        "o.csv",
+        &[
+            "o.csv:2:3: error[incomplete-group] column \"Type\": this Convert row has no other side at the same time: download the funding history for all currencies and import that file",
+            "o.csv:3:3: error[incomplete-group] column \"Type\": this Convert row has no other side at the same time: download the funding history for all currencies and import that file",
+            "o.csv:4:3: error[unknown-type] column \"Type\": unknown okx type \"Distribution\"",
+            "o.csv:5:4: error[sign-mismatch] column \"Amount\": \"Stake\" rows must have a negative amount",
+        ],
+    );
+    let bills = file(
+        "time,type,size,balance,fee,currency",
+        &[
+            "2019-05-10 14:03:22 CST,buy,0.05,0.05,-0.00005,BTC",
+            "2019-05-10 14:03:23 CST,sell,-300,700,0,USDT",
+            "2019-05-11 09:15:00,deposit,1,1,0,BTC",
+        ],
+    );
+    check_findings(
+        &import(&bills, &ImportOptions::default()),
+        "o.csv",
+        &[
+            "o.csv:2:2: error[incomplete-group] column \"type\": this buy row has no sell row at 2019-05-10 14:03:22 CST beside it: a trade is a buy row and a sell row; download the bills for all currencies and import that file",
+            "o.csv:3:2: error[incomplete-group] column \"type\": this sell row has no buy row at 2019-05-10 14:03:23 CST beside it: a trade is a buy row and a sell row; download the bills for all currencies and import that file",
+            "o.csv:4:1: error[timezone-required] column \"time\": these timestamps carry no time zone; pass --timezone",
+            "o.csv:4:2: error[unknown-type] column \"type\": unknown okx type \"deposit\"",
+        ],
+    );
+    let fills = file(
+        "Order ID,Trade ID,Trade Time,Pairs,Amount,Price,Total,taker/maker,Fee,unit",
+        &[
+            "1,2,2020-03-01 10:00:00,btcusdt,0.02,8600,172 USDT,taker,-0.00003 btc,btc",
+            "1,3,2020-03-01 10:00:00,btc_usdt,0,8600,172 USDT,taker,-0.00003 btc,btc",
+        ],
+    );
+    check_findings(
+        &import(&fills, &madrid()),
+        "o.csv",
+        &[
+            "o.csv:2:4: error[bad-asset-symbol] column \"Pairs\": \"btcusdt\" is not a pair such as BTC_USDT",
+            "o.csv:3:5: error[not-positive] column \"Amount\": \"0\" must not be zero",
+        ],
+    );
+}
