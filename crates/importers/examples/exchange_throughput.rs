@@ -34,7 +34,8 @@ fn stamp(i: usize, sep: char) -> String {
 }
 
 /// A file of `rows` data rows after `head`: `row(i, k)` writes the `k`-th row of operation `i`
-/// (an operation of `per` rows shares its time), until `rows` rows are written.
+/// (an operation of `per` rows shares its time), until `rows` rows are written (an even `rows`
+/// keeps every operation of two rows whole).
 fn build(
     head: &str,
     rows: usize,
@@ -76,31 +77,29 @@ fn generic(n: usize) -> String {
 }
 
 fn binance(n: usize) -> String {
-    // A deposit, then trades of two legs (spend and buy) and a fee leg.
+    // Trades of two legs (spend and buy), and a deposit beside an Earn interest written in
+    // exponent notation; two rows per second, so every operation is whole.
     build(
         "User_ID,UTC_Time,Account,Operation,Coin,Change,Remark\n",
         n,
-        3,
+        2,
         |i, k, ts| match (i % 4, k) {
             (0, 0) => format!(
                 "39184726,{ts},Spot,Deposit,EUR,{}.00000000,\"\"",
                 i % 900 + 100
             ),
             (0, _) => format!(
-                "39184726,{ts},Earn,Simple Earn Flexible Interest,USDT,0.0{:07},\"\"",
-                i % 9_999_999 + 1
+                "39184726,{ts},Earn,Simple Earn Flexible Interest,USDT,3.{:03}E-0{},\"\"",
+                i % 999 + 1,
+                i % 4 + 5
             ),
             (_, 0) => format!(
                 "39184726,{ts},Spot,Transaction Spend,EUR,-{}.00000000,\"\"",
                 i % 900 + 1
             ),
-            (_, 1) => format!(
+            _ => format!(
                 "39184726,{ts},Spot,Transaction Buy,BTC,0.{:08},\"\"",
                 i % 99_999_999 + 1
-            ),
-            _ => format!(
-                "39184726,{ts},Spot,Transaction Fee,BTC,-3.605E-0{},\"\"",
-                i % 4 + 5
             ),
         },
     )

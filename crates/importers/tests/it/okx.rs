@@ -161,6 +161,20 @@ fn older_generations_are_read() {
             })
             .collect();
         assert_eq!(got, expected, "{fixture}");
+        // `--format okx` finds the same layout among the profile's definitions.
+        let forced = import(
+            &data(fixture),
+            &ImportOptions {
+                format: Some(importers::Profile::Okx),
+                ..madrid()
+            },
+        );
+        assert_eq!(
+            forced.format.as_ref().map(ToString::to_string),
+            Some(format!("okx, layout {layout} (forced)")),
+            "{fixture}"
+        );
+        assert_eq!(forced.transactions.len(), r.transactions.len(), "{fixture}");
     }
 }
 
