@@ -228,31 +228,24 @@ fn an_unknown_label_says_how_to_map_it_and_the_map_books_it() {
     )
     .unwrap();
     let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path]);
-    assert_eq!(output.status.code(), Some(1));
-    let errors = stderr(&output);
-    assert!(
-        errors.contains(&format!(
-            "{path}:2:4: error[unsupported-type] column \"Operation\": binance-statement type \"P2P Trading\" is not supported: the other side of a P2P trade was paid outside Binance and the statement does not state it; record it with the generic format; to book it, map it to a type: cartera import --map 'binance:P2P Trading=TYPE' (or add it to the setting import.label_map), TYPE one of "
-        )),
-        "{errors}"
-    );
-    assert!(
-        errors.contains(&format!(
-            "{path}:3:4: error[unknown-type] column \"Operation\": unknown binance-statement type \"Mystery Bonus Drop\"; to book it, map it to a type: cartera import --map 'binance:Mystery Bonus Drop=TYPE'"
-        )),
-        "{errors}"
+    rejected_naming(
+        &ledger,
+        path,
+        &[
+            format!(
+                "{path}:2:4: error[unsupported-type] column \"Operation\": binance-statement type \"P2P Trading\" is not supported: the other side of a P2P trade was paid outside Binance and the statement does not state it; record it with the generic format; to book it, map it to a type: cartera import --map 'binance:P2P Trading=TYPE' (or add it to the setting import.label_map), TYPE one of "
+            ),
+            format!(
+                "{path}:3:4: error[unknown-type] column \"Operation\": unknown binance-statement type \"Mystery Bonus Drop\"; to book it, map it to a type: cartera import --map 'binance:Mystery Bonus Drop=TYPE'"
+            ),
+        ],
     );
     // A bad entry is a usage error before any file is read.
-    let bad = run(
+    bad_map(
         &ledger,
-        &["import", path, "--map", "binance:P2P Trading=SWAP"],
-    );
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains("error[bad-label-map]: --map \"SWAP\" is not one of DEPOSIT"),
-        "{}",
-        stderr(&bad)
+        path,
+        "binance:P2P Trading=SWAP",
+        "error[bad-label-map]: --map \"SWAP\" is not one of DEPOSIT",
     );
     // The setting maps one label, the option the other.
     let set = run(
@@ -302,33 +295,24 @@ fn an_unknown_binance_account_says_how_to_map_it_and_the_map_reads_it() {
     )
     .unwrap();
     let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path]);
-    assert_eq!(output.status.code(), Some(1));
-    let errors = stderr(&output);
-    assert!(
-        errors.contains(&format!(
-            "{path}:4:3: error[unknown-account] column \"Account\": unknown Binance account \"Trading Bots\"; cartera reads Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts); to read it, map it: cartera import --map 'binance:account:Trading Bots=WALLET' (all its operations, on an account of its own) or =FUTURES (only its transfers), or add the entry to the setting import.label_map\n"
-        )),
-        "{errors}"
-    );
-    assert!(
-        errors.contains(&format!(
-            "{path}:6:3: error[unknown-account] column \"Account\": unknown Binance account \"Portfolio Margin\""
-        )),
-        "{errors}"
+    rejected_naming(
+        &ledger,
+        path,
+        &[
+            format!(
+                "{path}:4:3: error[unknown-account] column \"Account\": unknown Binance account \"Trading Bots\"; cartera reads Spot, Earn, Funding, Pool, Savings and Card (and the transfers of the futures and margin accounts); to read it, map it: cartera import --map 'binance:account:Trading Bots=WALLET' (all its operations, on an account of its own) or =FUTURES (only its transfers), or add the entry to the setting import.label_map\n"
+            ),
+            format!(
+                "{path}:6:3: error[unknown-account] column \"Account\": unknown Binance account \"Portfolio Margin\""
+            ),
+        ],
     );
     // A bad account entry is a usage error.
-    let bad = run(
+    bad_map(
         &ledger,
-        &["import", path, "--map", "binance:account:Trading Bots=SPOT"],
-    );
-    assert_eq!(bad.status.code(), Some(2));
-    assert!(
-        stderr(&bad).contains(
-            "error[bad-label-map]: --map \"SPOT\" is not WALLET (read every operation, on an account of its own) or FUTURES (read only its transfers)"
-        ),
-        "{}",
-        stderr(&bad)
+        path,
+        "binance:account:Trading Bots=SPOT",
+        "error[bad-label-map]: --map \"SPOT\" is not WALLET (read every operation, on an account of its own) or FUTURES (read only its transfers)",
     );
     // The setting maps one account, the option the other; `settings` lists the entry.
     let set = run(
@@ -391,6 +375,23 @@ fn an_unknown_binance_account_says_how_to_map_it_and_the_map_reads_it() {
     let again = mapped();
     assert_eq!(again.status.code(), output.status.code());
     assert_eq!(stored_rows(&ledger).len(), 4);
+}
+
+/// Imports `path`, which is rejected (exit 1), and checks that its messages hold each of `parts`.
+fn rejected_naming(ledger: &std::path::Path, path: &str, parts: &[String]) {
+    let output = run(ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    let errors = stderr(&output);
+    for part in parts {
+        assert!(errors.contains(part.as_str()), "{errors}");
+    }
+}
+
+/// Imports `path` with `--map entry`, a usage error (exit 2) whose message holds `expected`.
+fn bad_map(ledger: &std::path::Path, path: &str, entry: &str, expected: &str) {
+    let bad = run(ledger, &["import", path, "--map", entry]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains(expected), "{}", stderr(&bad));
 }
 
 /// Imports `text` written to a file named `name`; returns (stderr, exit code, file path).

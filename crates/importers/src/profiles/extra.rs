@@ -284,6 +284,35 @@ pub(crate) fn transfer_type(asset: Asset, inflow: bool) -> SpotTxType {
     }
 }
 
+/// Makes `d` the one-sided move of `quantity` `asset` in (`inflow`) or out: fiat
+/// `DEPOSIT`/`WITHDRAWAL`, crypto `TRANSFER_IN`/`TRANSFER_OUT`.
+pub(crate) fn set_transfer(d: &mut Draft, asset: Asset, quantity: Decimal, inflow: bool) {
+    d.ty = transfer_type(asset, inflow);
+    if inflow {
+        d.inflow = Some(pipeline::amount(asset, quantity));
+    } else {
+        d.outflow = Some(pipeline::amount(asset, quantity));
+    }
+}
+
+/// Makes `d` a `BUY` of `own` paying `other` (`bought`), or a `SELL` of `own` for `other`.
+pub(crate) fn set_trade(
+    d: &mut Draft,
+    bought: bool,
+    own: core_domain::ledger::AssetAmount,
+    other: core_domain::ledger::AssetAmount,
+) {
+    if bought {
+        d.ty = SpotTxType::Buy;
+        d.inflow = Some(own);
+        d.outflow = Some(other);
+    } else {
+        d.ty = SpotTxType::Sell;
+        d.inflow = Some(other);
+        d.outflow = Some(own);
+    }
+}
+
 /// A sub-wallet move written as one row (`imports.md` §1.17): `d` (its key, fee and lines
 /// set) becomes the `TRANSFER_OUT` on `from`, followed by the `TRANSFER_IN` on `to` (role
 /// `move-in`, no fee); both share the identity of the `TRANSFER_OUT` as group. A fiat asset

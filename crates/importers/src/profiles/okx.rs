@@ -254,11 +254,7 @@ pub(crate) fn read_into(
                     ctx.skip(SkipReason::InternalMovement, 1);
                     return;
                 }
-                if inflow {
-                    d.inflow = Some(pipeline::amount(unit, change.abs()));
-                } else {
-                    d.outflow = Some(pipeline::amount(unit, change.abs()));
-                }
+                extra::set_transfer(&mut d, unit, change.abs(), inflow);
                 get("id").clone_into(&mut d.source_ref);
                 action.clone_into(&mut d.note);
                 emit(ctx, d);
@@ -510,12 +506,15 @@ impl Funding<'_> {
             "" => Some(Decimal::ZERO),
             f => ctx.dec(line, col("Fee"), f, true).map(|f| f.abs()),
         };
-        // A pending Convert side ends at the first row that is not its partner.
+        // A pending Convert side ends at the first row that is not its partner; an invalid
+        // partner makes it a member of an invalid group.
         let partner = convert.take();
-        if let Some(p) = &partner
-            && !(matches!(kind, Some(FundingKind::Convert)) && instant == Some(p.instant))
-        {
-            p.unpaired(ctx, col("Type"));
+        if let Some(p) = &partner {
+            if !(matches!(kind, Some(FundingKind::Convert)) && instant == Some(p.instant)) {
+                p.unpaired(ctx, col("Type"));
+            } else if ctx.invalid.contains(&line) {
+                ctx.group_invalid(&[p.line, line], col("id"), &format!("convert {}", p.id));
+            }
         }
         if ctx.invalid.contains(&line) {
             return;
@@ -638,12 +637,7 @@ impl Funding<'_> {
                     ctx.skip(SkipReason::InternalMovement, 1);
                     return;
                 }
-                d.ty = transfer_type(symbol, inflow);
-                if inflow {
-                    d.inflow = Some(pipeline::amount(symbol, amount.abs()));
-                } else {
-                    d.outflow = Some(pipeline::amount(symbol, amount.abs()));
-                }
+                extra::set_transfer(&mut d, symbol, amount.abs(), inflow);
                 // The older history states the network fee beside the amount (BittyTax reads
                 // it so); the current one states none.
                 if !fee.is_zero() {
@@ -904,21 +898,26 @@ pub(crate) fn read_bills_into(
                     fee,
                 }
             }
-            (_, _, Some(size), ..) if size.is_zero() => {
-                ctx.err(
-                    line,
-                    cols[C_SIZE],
-                    "not-positive",
-                    format!("\"{}\" must not be zero", get(C_SIZE)),
-                );
-                if let Some(b) = before {
-                    unpaired(ctx, &b);
-                }
-                return;
-            }
             _ => {
-                if let Some(b) = before {
-                    unpaired(ctx, &b);
+                if size.is_some_and(|q| q.is_zero()) {
+                    ctx.err(
+                        line,
+                        cols[C_SIZE],
+                        "not-positive",
+                        format!("\"{}\" must not be zero", get(C_SIZE)),
+                    );
+                }
+                match before {
+                    // The other side of its trade is invalid.
+                    Some(b) if b.time == time && ctx.invalid.contains(&line) => {
+                        ctx.group_invalid(
+                            &[b.line, line],
+                            cols[C_TYPE],
+                            &format!("trade at {time}"),
+                        );
+                    }
+                    Some(b) => unpaired(ctx, &b),
+                    None => {}
                 }
                 return;
             }

@@ -12,7 +12,7 @@ use core_domain::ledger::StatedAmount;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use super::extra::{self, one_row_move, transfer_type};
+use super::extra::{self, one_row_move};
 use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::pipeline::{self, Ctx, Draft, KeyBase};
 use crate::reader::{self, Records};
@@ -368,27 +368,17 @@ pub(crate) fn read_into(
                     );
                     return;
                 };
-                let own = pipeline::amount(symbol, quantity);
-                let other = pipeline::amount(currency, paid);
-                if kind == Kind::Buy {
-                    d.ty = SpotTxType::Buy;
-                    d.inflow = Some(own);
-                    d.outflow = Some(other);
-                } else {
-                    d.ty = SpotTxType::Sell;
-                    d.inflow = Some(other);
-                    d.outflow = Some(own);
-                }
+                extra::set_trade(
+                    &mut d,
+                    kind == Kind::Buy,
+                    pipeline::amount(symbol, quantity),
+                    pipeline::amount(currency, paid),
+                );
                 vec![d]
             }
             Kind::Send | Kind::Receive => {
                 let inflow = kind == Kind::Receive;
-                d.ty = transfer_type(symbol, inflow);
-                if inflow {
-                    d.inflow = Some(pipeline::amount(symbol, quantity));
-                } else {
-                    d.outflow = Some(pipeline::amount(symbol, quantity));
-                }
+                extra::set_transfer(&mut d, symbol, quantity, inflow);
                 vec![d]
             }
             Kind::Payment => {
@@ -665,17 +655,12 @@ pub(crate) fn read_v1_into(
                     );
                     return;
                 };
-                let own = pipeline::amount(coin, quantity);
-                let other = pipeline::amount(base, principal);
-                if inflow {
-                    d.ty = SpotTxType::Buy;
-                    d.inflow = Some(own);
-                    d.outflow = Some(other);
-                } else {
-                    d.ty = SpotTxType::Sell;
-                    d.inflow = Some(other);
-                    d.outflow = Some(own);
-                }
+                extra::set_trade(
+                    &mut d,
+                    inflow,
+                    pipeline::amount(coin, quantity),
+                    pipeline::amount(base, principal),
+                );
             }
             ("CARD_PAYMENT", None) => {
                 if !extra::check_sign(
@@ -697,12 +682,7 @@ pub(crate) fn read_v1_into(
             }
             _ => {
                 // TRANSFER: to or from another product (a vault) or outside Revolut.
-                d.ty = transfer_type(coin, inflow);
-                if inflow {
-                    d.inflow = Some(pipeline::amount(coin, quantity));
-                } else {
-                    d.outflow = Some(pipeline::amount(coin, quantity));
-                }
+                extra::set_transfer(&mut d, coin, quantity, inflow);
             }
         }
         if !ctx.shape(

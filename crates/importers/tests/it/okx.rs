@@ -233,3 +233,37 @@ fn older_generations_name_what_they_cannot_read() {
         ],
     );
 }
+
+#[test]
+fn an_invalid_side_invalidates_its_pair() {
+    let funding = file(
+        "id,Time,Type,Amount,Before Balance,After Balance,Fee,Symbol",
+        &[
+            "1,2022-03-02 09:00:00,Convert,-0.1,0.5,0.4,0,ETH",
+            "2,2022-03-02 09:00:00,Convert,x,0,250,0,USDT",
+        ],
+    );
+    let bills = file(
+        "time,type,size,balance,fee,currency",
+        &[
+            "2019-05-10 14:03:22 CST,buy,0.05,0.05,-0.00005,BTC",
+            "2019-05-10 14:03:22 CST,sell,0,700,0,USDT",
+        ],
+    );
+    for (bytes, code, message) in [
+        (
+            funding,
+            "o.csv:3:4: error[bad-decimal] column \"Amount\": \"x\" is not a plain decimal number",
+            "o.csv:2:1: error[group-member-invalid] column \"id\": part of operation convert 1, whose line 3 is invalid",
+        ),
+        (
+            bills,
+            "o.csv:3:3: error[not-positive] column \"size\": \"0\" must not be zero",
+            "o.csv:2:2: error[group-member-invalid] column \"type\": part of operation trade at 2019-05-10 14:03:22 CST, whose line 3 is invalid",
+        ),
+    ] {
+        let r = import(&bytes, &madrid());
+        check_findings(&r, "o.csv", &[message, code]);
+        assert_eq!(r.rows_read, r.invalid_rows);
+    }
+}
