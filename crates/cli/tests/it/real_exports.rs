@@ -9,7 +9,11 @@ use crate::support::{counts, example, run, stderr, stdout, stored_rows};
 /// Imports `file` (with `extra` options) into a fresh ledger, asserts the stored rows, then
 /// imports it again and asserts that nothing is added. Returns the ledger's folder and the
 /// first import's report.
-fn import_exact(file: &str, extra: &[&str], expected: &[&str]) -> (tempfile::TempDir, String) {
+pub(crate) fn import_exact(
+    file: &str,
+    extra: &[&str],
+    expected: &[&str],
+) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let path = example(file);

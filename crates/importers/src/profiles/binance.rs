@@ -82,7 +82,11 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         | "launchpool interest"
         | "launchpool earnings withdrawal"
         | "pool distribution"
-        | "bnb vault rewards" => Op::Single(SpotTxType::Reward, true),
+        | "bnb vault rewards"
+        | "dot slot auction rewards"
+        | "liquid swap rewards"
+        | "swap farming rewards"
+        | "super bnb mining" => Op::Single(SpotTxType::Reward, true),
         "airdrop assets"
         | "launchpool airdrop"
         | "hodler airdrops distribution"
@@ -121,7 +125,9 @@ fn op_of(label: &str) -> Result<Op, Option<&'static str>> {
         | "staking purchase"
         | "staking redemption"
         | "launchpool subscription/redemption" => Op::Move,
-        "distribution" => return Err(Some("a fork and an airdrop cannot be told apart")),
+        "distribution" | "token swap - distribution" => {
+            return Err(Some("a fork and an airdrop cannot be told apart"));
+        }
         "p2p trading" => {
             return Err(Some(
                 "the other side of a P2P trade was paid outside Binance and the statement does not state it",

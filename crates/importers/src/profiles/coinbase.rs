@@ -334,10 +334,15 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         "rewards income" | "reward income" | "interest payout" => {
             Kind::Income(Some(SpotTxType::Reward))
         }
+        // `Incentives Rewards Payout` pays Coinbase's incentive and referral campaigns;
+        // `Retail Simple Price Improvement` credits part of a simple trade's spread back
+        // as its own row (D-160).
         "learning reward"
         | "coinbase earn"
         | "subscription rebate"
-        | "subscription rebates (24 hours)" => Kind::Income(Some(SpotTxType::Promotion)),
+        | "subscription rebates (24 hours)"
+        | "incentives rewards payout"
+        | "retail simple price improvement" => Kind::Income(Some(SpotTxType::Promotion)),
         "card spend" => Kind::Spend,
         "retail staking transfer" => Kind::Move("", "staking"),
         "retail unstaking transfer" => Kind::Move("staking", ""),
@@ -359,6 +364,22 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         }
         _ => return Err(None),
     })
+}
+
+/// A `Receive` whose notes say the coins came from a Coinbase programme (`Received 5 XLM
+/// from Coinbase Earn`, `… Coinbase Rewards`, `… Coinbase Referral`): reports before the
+/// programme labels existed wrote these credits as receives; they are Coinbase's
+/// promotion, not coins arriving from the user's own wallet (D-160).
+fn programme_receive(kind: Kind, label: &str, notes: &str) -> Kind {
+    const PROGRAMMES: [&str; 3] = ["Coinbase Earn", "Coinbase Rewards", "Coinbase Referral"];
+    if kind == Kind::In
+        && label.eq_ignore_ascii_case("receive")
+        && PROGRAMMES.iter().any(|p| notes.contains(p))
+    {
+        Kind::Income(Some(SpotTxType::Promotion))
+    } else {
+        kind
+    }
 }
 
 /// Reads the rows into drafts (the whole-file path).
@@ -452,8 +473,10 @@ pub(crate) fn read_into(
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
         let label = get(C_TYPE);
-        let found = super::mapped(options, Profile::Coinbase, label)
-            .map_or_else(|| kind(label), |ty| Ok(Kind::Mapped(ty)));
+        let found = super::mapped(options, Profile::Coinbase, label).map_or_else(
+            || kind(label).map(|k| programme_receive(k, label, get(C_NOTES))),
+            |ty| Ok(Kind::Mapped(ty)),
+        );
         let kind = match found {
             Ok(k) => Some(k),
             Err(Some(reason)) => {

@@ -803,6 +803,25 @@ fn trade_group(
         );
         return;
     }
+    // "Convert small balances" sweeps several coins into one under one refid, with one
+    // credit for all of them: what each coin fetched is not stated (D-162).
+    if outs.len() > 1
+        && legs
+            .iter()
+            .all(|r| r.subtype.eq_ignore_ascii_case("dustsweeping"))
+    {
+        let names: Vec<&str> = outs.keys().map(Asset::as_str).collect();
+        ctx.group_err(
+            &lines,
+            cols[C_REFID],
+            "ambiguous-group",
+            &format!(
+                "{key_text} converts small balances of {} into one credit, and the ledger does not state what each coin fetched; record one SELL or SWAP per coin with the generic format (their received amounts adding up to the credit)",
+                names.join(", ")
+            ),
+        );
+        return;
+    }
     let Some((inflow, outflow)) = ops::sides(ctx, &lines, cols[C_REFID], &key_text, &ins, &outs)
     else {
         return;
