@@ -220,3 +220,48 @@ fn a_binance_local_statement_without_timezone_names_the_offset_its_file_name_sta
         "{sales}"
     );
 }
+
+#[test]
+fn coinbase_2026_converts_written_as_two_rows_are_one_swap() {
+    let (dir, report) = import_exact(
+        "real/coinbase/coinbase-2026-convert-pairs.csv",
+        &[],
+        &[
+            "1 Coinbase 2026-01-20T09:55:00Z DEPOSIT in=100 EUR out= fee=0 EUR value= group=",
+            "2 Coinbase 2026-01-20T10:00:00Z BUY in=80 USDC out=76 EUR fee=1.2 EUR value= group=",
+            "3 Coinbase 2026-01-24T22:14:05Z SWAP in=0.00084397 BTC out=77.589329 USDC fee=2.18 EUR value=75.4 EUR group=",
+            "4 Coinbase 2026-03-10T09:00:00Z SWAP in=0.0231 ETH out=0.0006 BTC fee=0.51 EUR value=50.49 EUR group=",
+            "5 Coinbase 2026-05-04T12:08:48Z SELL in=14.4 EUR out=0.0002 BTC fee=0.0265 EUR value= group=",
+        ],
+    );
+    assert!(report.contains("  rows read     7\n"), "{report}");
+    // Every disposal is covered by its acquisitions: no leg is booked twice or lost.
+    let integrity = stdout(&run(&dir.path().join("ledger.sqlite"), &["integrity"]));
+    assert!(
+        integrity.starts_with("Data quality: 0 finding(s), 0 pending review\n"),
+        "{integrity}"
+    );
+}
+
+#[test]
+fn a_lone_convert_row_without_notes_says_to_export_all_assets() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("usdc.csv");
+    std::fs::write(
+        &file,
+        "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n\
+         6975442d0a1b2c3d4e5f6a7b,2026-01-24 22:14:05 UTC,Convert,USDC,-77.589329,EUR,€1.00,-€77.58,-€77.58,€0.00,\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "{path}:2:3: error[incomplete-group] column \"Transaction Type\": operation Convert 2026-01-24 22:14:05 UTC has no in leg: the report holds only the USDC side of this convert; download the report for all assets (not one asset) and import that file\n"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}

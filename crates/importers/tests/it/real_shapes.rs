@@ -6,7 +6,7 @@
 use importers::{ImportOptions, Profile};
 use proptest::prelude::*;
 
-const FIXTURES: [(&str, Profile); 16] = [
+const FIXTURES: [(&str, Profile); 17] = [
     (
         "real/binance-statement/binance-statement-2024.csv",
         Profile::BinanceStatement,
@@ -36,6 +36,10 @@ const FIXTURES: [(&str, Profile); 16] = [
     ),
     (
         "real/coinbase/coinbase-2025-v4-labels.csv",
+        Profile::Coinbase,
+    ),
+    (
+        "real/coinbase/coinbase-2026-convert-pairs.csv",
         Profile::Coinbase,
     ),
     (
