@@ -76,9 +76,10 @@ fn kraken_2022_ledgers_with_opt_in_rewards_and_a_trailing_comma() {
             "1 Kraken:spot 2022-03-02T08:00:00Z DEPOSIT in=500 EUR out= fee=0 EUR value= group=",
             "2 Kraken:spot 2022-03-02T08:05:00Z BUY in=0.0075 BTC out=300 EUR fee=0.48 EUR value= group=",
             "3 Kraken:spot 2022-03-10T01:00:00Z STAKING in=0.000002 BTC out= fee=0 BTC value= group=",
-            "4 Kraken:spot 2022-04-01T10:00:00Z BUY in=95 ADA out=100 EUR fee=0.16 EUR value= group=",
-            "5 Kraken:spot 2022-04-08T01:00:00Z STAKING in=0.1 ADA out= fee=0 ADA value= group=",
-            "6 Kraken:spot 2022-06-01T12:00:00Z TRANSFER_OUT in= out=0.002485 BTC fee=0.000015 BTC value= group=",
+            "4 Kraken:spot 2022-03-17T01:00:00Z STAKING in=0.0000021 BTC out= fee=0 BTC value= group=",
+            "5 Kraken:spot 2022-04-01T10:00:00Z BUY in=95 ADA out=100 EUR fee=0.16 EUR value= group=",
+            "6 Kraken:spot 2022-04-08T01:00:00Z STAKING in=0.1 ADA out= fee=0 ADA value= group=",
+            "7 Kraken:spot 2022-06-01T12:00:00Z TRANSFER_OUT in= out=0.002485 BTC fee=0.000015 BTC value= group=",
         ],
     );
     assert!(report.contains("layout L11 (detected)"), "{report}");
@@ -115,6 +116,7 @@ fn binance_2021_statement_quoted_with_a_bom_and_no_user_id() {
             "4 Binance:spot 2021-03-02T00:00:00Z TRANSFER_OUT in= out=0.001 BTC fee= value= group=2021-03-02T00:00:00Z Savings purchase BTC",
             "5 Binance:savings 2021-03-03T00:00:00Z REWARD in=0.00000012 BTC out= fee= value= group=",
             "6 Binance:spot 2021-03-04T00:00:00Z STAKING in=0.01 DOT out= fee= value= group=",
+            "7 Binance:spot 2021-03-05T12:00:00Z BUY in=18.5 ADA out=20 EUR fee= value= group=",
         ],
     );
     assert!(report.contains("layout utc (detected)"), "{report}");
@@ -260,6 +262,29 @@ fn a_lone_convert_row_without_notes_says_to_export_all_assets() {
     assert!(
         stderr(&output).starts_with(&format!(
             "{path}:2:3: error[incomplete-group] column \"Transaction Type\": operation Convert 2026-01-24 22:14:05 UTC has no in leg: the report holds only the USDC side of this convert; download the report for all assets (not one asset) and import that file\n"
+        )),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_binance_liquidity_pool_deposit_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("pool.csv");
+    std::fs::write(
+        &file,
+        "UTC_Time,Account,Operation,Coin,Change,Remark\n\
+         2021-06-01 10:00:00,Spot,Liquid Swap Add,USDT,-100,\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        stderr(&output).starts_with(&format!(
+            "{path}:2:3: error[unsupported-type] column \"Operation\": binance-statement type \"Liquid Swap Add\" is not supported: deposits into and withdrawals from a liquidity pool are not supported: the statement does not state the pool share received or given; record it with the generic format; to book it, map it to a type: cartera import --map 'binance:Liquid Swap Add=TYPE'"
         )),
         "{}",
         stderr(&output)

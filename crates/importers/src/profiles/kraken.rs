@@ -547,7 +547,8 @@ fn close(
 fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
     let sub = r.subtype.as_str();
     match (r.ty.as_str(), sub) {
-        ("deposit" | "withdrawal" | "staking" | "invite bonus", _)
+        // `reward`: a ledger type of Kraken's API reference, credited like `staking` (D-162).
+        ("deposit" | "withdrawal" | "staking" | "reward" | "invite bonus", _)
         | ("earn", "reward" | "airdrop")
         | ("transfer", "airdrop") => Class::Single,
         ("trade", _) => Class::Group(Family::Trade),
@@ -669,7 +670,7 @@ fn single(
                 };
                 (ty, (r.ty == "deposit") != credit)
             }
-            ("staking" | "earn", true) if r.subtype != "airdrop" => (
+            ("staking" | "reward" | "earn", true) if r.subtype != "airdrop" => (
                 if fiat {
                     SpotTxType::Reward
                 } else {
