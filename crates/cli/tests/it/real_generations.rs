@@ -290,3 +290,25 @@ fn a_binance_liquidity_pool_deposit_is_refused_by_name() {
         stderr(&output)
     );
 }
+
+#[test]
+fn a_csv_re_saved_by_a_spanish_spreadsheet_says_to_import_the_original() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("bit2me.csv");
+    std::fs::write(
+        &file,
+        "Tipo de operación;Cantidad de destino;Moneda de destino;Cantidad de origen;Moneda de origen;Comisión de la operación;Moneda de la comisión;Exchange;Grupo;Descripción;Fecha\n\
+         Trade;0,001;BTC;99;EUR;1;EUR;;trading;wallet 2a2b3c;01/01/2025 11:40\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path, "--timezone", "Europe/Madrid"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "{path}:1:1: error[header-not-found] column \"-\": no supported header in the first 10 records; line 1 is a header of the bit2me format separated by semicolons, as a spreadsheet in a Spanish locale saves a CSV (with decimal commas too): import the .xlsx workbook Bit2Me gave you, not a copy saved by the spreadsheet\n{path}: rejected: nothing was written\n"
+        )
+    );
+}
