@@ -312,3 +312,27 @@ fn a_csv_re_saved_by_a_spanish_spreadsheet_says_to_import_the_original() {
         )
     );
 }
+
+#[test]
+fn a_coinbase_report_of_before_2020_is_named_with_the_one_to_download() {
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let file = dir.path().join("coinbase-2019.csv");
+    // The header of the report before 2020, as yabc's Coinbase reader documents it.
+    std::fs::write(
+        &file,
+        "Transactions\nUser,Ana Ejemplo,5f3c2a1b7d9e4c6f8a2b1e0d\n\
+         Timestamp,Transaction Type,Asset,Quantity Transacted,EUR Spot Price at Transaction,EUR Amount Transacted (Inclusive of Coinbase Fees),Address,Notes\n\
+         10/06/2018,Buy,BTC,0.01,5247.26,53.97,,\"Bought 0.0100 BTC for €53.97 EUR.\"\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let output = run(&ledger, &["import", path]);
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stderr(&output),
+        format!(
+            "{path}:1:1: error[header-not-found] column \"Transactions\": this is a Coinbase transaction report of before 2020; download the current one instead (Coinbase, Reports, Transaction history, all assets and all time), which covers the same years\n{path}: rejected: nothing was written\n"
+        )
+    );
+}
