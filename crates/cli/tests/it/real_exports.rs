@@ -290,7 +290,7 @@ fn an_unknown_label_says_how_to_map_it_and_the_map_books_it() {
 }
 
 /// Imports `text` written to a file named `name`; returns (stderr, exit code, file path).
-fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
+pub(crate) fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let file = dir.path().join(name);

@@ -3,7 +3,7 @@
 //! of each shape is cited beside its file in `importers/test_data/real/README.md`), imported
 //! through the binary with every stored row pinned and a second import adding nothing.
 
-use crate::real_exports::import_exact;
+use crate::real_exports::{import_exact, reject};
 use crate::support::{example, run, stderr, stdout, stored_rows};
 
 #[test]
@@ -247,66 +247,48 @@ fn coinbase_2026_converts_written_as_two_rows_are_one_swap() {
 
 #[test]
 fn a_lone_convert_row_without_notes_says_to_export_all_assets() {
-    let dir = tempfile::tempdir().unwrap();
-    let ledger = dir.path().join("ledger.sqlite");
-    let file = dir.path().join("usdc.csv");
-    std::fs::write(
-        &file,
+    let (errors, code, path) = reject(
+        "usdc.csv",
         "ID,Timestamp,Transaction Type,Asset,Quantity Transacted,Price Currency,Price at Transaction,Subtotal,Total (inclusive of fees and/or spread),Fees and/or Spread,Notes\n\
          6975442d0a1b2c3d4e5f6a7b,2026-01-24 22:14:05 UTC,Convert,USDC,-77.589329,EUR,€1.00,-€77.58,-€77.58,€0.00,\n",
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path]);
-    assert_eq!(output.status.code(), Some(1));
+    );
+    assert_eq!(code, Some(1));
     assert!(
-        stderr(&output).starts_with(&format!(
+        errors.starts_with(&format!(
             "{path}:2:3: error[incomplete-group] column \"Transaction Type\": operation Convert 2026-01-24 22:14:05 UTC has no in leg: the report holds only the USDC side of this convert; download the report for all assets (not one asset) and import that file\n"
         )),
         "{}",
-        stderr(&output)
+        errors
     );
 }
 
 #[test]
 fn a_binance_liquidity_pool_deposit_is_refused_by_name() {
-    let dir = tempfile::tempdir().unwrap();
-    let ledger = dir.path().join("ledger.sqlite");
-    let file = dir.path().join("pool.csv");
-    std::fs::write(
-        &file,
+    let (errors, code, path) = reject(
+        "pool.csv",
         "UTC_Time,Account,Operation,Coin,Change,Remark\n\
          2021-06-01 10:00:00,Spot,Liquid Swap Add,USDT,-100,\n",
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path]);
-    assert_eq!(output.status.code(), Some(1));
+    );
+    assert_eq!(code, Some(1));
     assert!(
-        stderr(&output).starts_with(&format!(
+        errors.starts_with(&format!(
             "{path}:2:3: error[unsupported-type] column \"Operation\": binance-statement type \"Liquid Swap Add\" is not supported: deposits into and withdrawals from a liquidity pool are not supported: the statement does not state the pool share received or given; record it with the generic format; to book it, map it to a type: cartera import --map 'binance:Liquid Swap Add=TYPE'"
         )),
         "{}",
-        stderr(&output)
+        errors
     );
 }
 
 #[test]
 fn a_csv_re_saved_by_a_spanish_spreadsheet_says_to_import_the_original() {
-    let dir = tempfile::tempdir().unwrap();
-    let ledger = dir.path().join("ledger.sqlite");
-    let file = dir.path().join("bit2me.csv");
-    std::fs::write(
-        &file,
+    let (errors, code, path) = reject(
+        "bit2me.csv",
         "Tipo de operación;Cantidad de destino;Moneda de destino;Cantidad de origen;Moneda de origen;Comisión de la operación;Moneda de la comisión;Exchange;Grupo;Descripción;Fecha\n\
          Trade;0,001;BTC;99;EUR;1;EUR;;trading;wallet 2a2b3c;01/01/2025 11:40\n",
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path, "--timezone", "Europe/Madrid"]);
-    assert_eq!(output.status.code(), Some(1));
+    );
+    assert_eq!(code, Some(1));
     assert_eq!(
-        stderr(&output),
+        errors,
         format!(
             "{path}:1:1: error[header-not-found] column \"-\": no supported header in the first 10 records; line 1 is a header of the bit2me format separated by semicolons, as a spreadsheet in a Spanish locale saves a CSV (with decimal commas too): import the .xlsx workbook Bit2Me gave you, not a copy saved by the spreadsheet\n{path}: rejected: nothing was written\n"
         )
@@ -315,22 +297,16 @@ fn a_csv_re_saved_by_a_spanish_spreadsheet_says_to_import_the_original() {
 
 #[test]
 fn a_coinbase_report_of_before_2020_is_named_with_the_one_to_download() {
-    let dir = tempfile::tempdir().unwrap();
-    let ledger = dir.path().join("ledger.sqlite");
-    let file = dir.path().join("coinbase-2019.csv");
     // The header of the report before 2020, as yabc's Coinbase reader documents it.
-    std::fs::write(
-        &file,
+    let (errors, code, path) = reject(
+        "coinbase-2019.csv",
         "Transactions\nUser,Ana Ejemplo,5f3c2a1b7d9e4c6f8a2b1e0d\n\
          Timestamp,Transaction Type,Asset,Quantity Transacted,EUR Spot Price at Transaction,EUR Amount Transacted (Inclusive of Coinbase Fees),Address,Notes\n\
          10/06/2018,Buy,BTC,0.01,5247.26,53.97,,\"Bought 0.0100 BTC for €53.97 EUR.\"\n",
-    )
-    .unwrap();
-    let path = file.to_str().unwrap();
-    let output = run(&ledger, &["import", path]);
-    assert_eq!(output.status.code(), Some(1));
+    );
+    assert_eq!(code, Some(1));
     assert_eq!(
-        stderr(&output),
+        errors,
         format!(
             "{path}:1:1: error[header-not-found] column \"Transactions\": this is a Coinbase transaction report of before 2020; download the current one instead (Coinbase, Reports, Transaction history, all assets and all time), which covers the same years\n{path}: rejected: nothing was written\n"
         )

@@ -393,6 +393,29 @@ fn convert_alone(ctx: &mut Ctx, leg: ConvertLeg) -> Option<Draft> {
     )
 }
 
+/// The ids of an operation written as two rows, `first+second` (one when they share it).
+fn source_ref(first: &str, second: &str) -> String {
+    let mut ids = vec![first];
+    if second != first {
+        ids.push(second);
+    }
+    ids.retain(|i| !i.is_empty());
+    ids.join("+")
+}
+
+/// `<label> 800 MATIC to 800 POL`: the note of an operation written as two rows.
+fn two_legs_note(
+    label: &str,
+    (out_asset, out_qty): (Asset, Decimal),
+    (in_asset, in_qty): (Asset, Decimal),
+) -> String {
+    format!(
+        "{label} {} {out_asset} to {} {in_asset}",
+        values::norm(out_qty),
+        values::norm(in_qty)
+    )
+}
+
 /// The two rows of one convert as one transaction, keyed by the first row.
 fn convert_pair(ctx: &mut Ctx, first: &ConvertLeg, second: &ConvertLeg) -> Option<Draft> {
     let (out_leg, in_leg) = if first.out {
@@ -406,22 +429,12 @@ fn convert_pair(ctx: &mut Ctx, first: &ConvertLeg, second: &ConvertLeg) -> Optio
     };
     let mut d = first.draft.clone();
     d.extra_lines = vec![second.draft.line];
-    let mut ids: Vec<&str> = vec![first.id.as_str()];
-    if second.id != first.id {
-        ids.push(second.id.as_str());
-    }
-    d.source_ref = ids
-        .into_iter()
-        .filter(|i| !i.is_empty())
-        .collect::<Vec<_>>()
-        .join("+");
+    d.source_ref = source_ref(&first.id, &second.id);
     if d.note.is_empty() {
-        d.note = format!(
-            "Convert {} {} to {} {}",
-            values::norm(out_leg.qty),
-            out_leg.asset,
-            values::norm(in_leg.qty),
-            in_leg.asset
+        d.note = two_legs_note(
+            "Convert",
+            (out_leg.asset, out_leg.qty),
+            (in_leg.asset, in_leg.qty),
         );
     }
     book_convert(
@@ -817,23 +830,23 @@ pub(crate) fn read_into(
                 || convert_either(notes, qty).is_some_and(|(n, s, n2, t)| {
                     (n == qty && s == asset) || (n2 == qty && t == asset)
                 }));
+        let leg = convert_leg.then(|| ConvertLeg {
+            draft: d.clone(),
+            asset,
+            qty,
+            out: signed_qty.is_some_and(|q| q.is_sign_negative()),
+            id: get(C_ID).to_owned(),
+            notes: notes.to_owned(),
+            total,
+            fee,
+            cur,
+            total_col: s(C_TOTAL),
+            type_col: s(C_TYPE),
+            stamp: ts.to_owned(),
+        });
         if let Some(first) = held_convert.take() {
-            let leg = convert_leg.then(|| ConvertLeg {
-                draft: d.clone(),
-                asset,
-                qty,
-                out: signed_qty.is_some_and(|q| q.is_sign_negative()),
-                id: get(C_ID).to_owned(),
-                notes: notes.to_owned(),
-                total,
-                fee,
-                cur,
-                total_col: s(C_TOTAL),
-                type_col: s(C_TYPE),
-                stamp: ts.to_owned(),
-            });
-            if let Some(leg) = leg.filter(|l| first.pairs(l)) {
-                if let Some(pair) = convert_pair(ctx, &first, &leg) {
+            if let Some(second) = leg.as_ref().filter(|l| first.pairs(l)) {
+                if let Some(pair) = convert_pair(ctx, &first, second) {
                     flush_eth2(ctx, &mut held_eth2, emit);
                     emit(ctx, pair);
                 }
@@ -844,24 +857,11 @@ pub(crate) fn read_into(
                 emit(ctx, alone);
             }
         }
-        if convert_leg {
+        if let Some(leg) = leg {
             if let Some(lone) = held.take() {
                 lone.lost(ctx);
             }
-            held_convert = Some(ConvertLeg {
-                draft: d,
-                asset,
-                qty,
-                out: signed_qty.is_some_and(|q| q.is_sign_negative()),
-                id: get(C_ID).to_owned(),
-                notes: notes.to_owned(),
-                total,
-                fee,
-                cur,
-                total_col: s(C_TOTAL),
-                type_col: s(C_TYPE),
-                stamp: ts.to_owned(),
-            });
+            held_convert = Some(leg);
             return;
         }
         if kind == Kind::Migration {
@@ -895,18 +895,11 @@ pub(crate) fn read_into(
                     m.inflow = Some(pipeline::amount(in_leg.asset, in_leg.qty));
                     m.fee = None;
                     m.extra_lines = vec![leg.draft.line];
-                    m.source_ref = [first.id.as_str(), leg.id.as_str()]
-                        .iter()
-                        .filter(|i| !i.is_empty())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join("+");
-                    m.note = format!(
-                        "Asset Migration {} {} to {} {}",
-                        values::norm(out_leg.qty),
-                        out_leg.asset,
-                        values::norm(in_leg.qty),
-                        in_leg.asset
+                    m.source_ref = source_ref(&first.id, &leg.id);
+                    m.note = two_legs_note(
+                        "Asset Migration",
+                        (out_leg.asset, out_leg.qty),
+                        (in_leg.asset, in_leg.qty),
                     );
                     flush_eth2(ctx, &mut held_eth2, emit);
                     emit(ctx, m);
