@@ -20,6 +20,7 @@ use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
 use crate::{Outcome, UsageError, ledger_path};
 
 mod stream;
+mod zone_hint;
 
 /// Files above this many rows get a progress indicator when stderr is a terminal (`cli.md`).
 const PROGRESS_ROWS: usize = 10_000;
@@ -65,7 +66,9 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     );
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
-        reports.push(import_one(&mut store, file, &options, args));
+        let mut report = import_one(&mut store, file, &options, args);
+        zone_hint::add(&mut report, &file.display().to_string());
+        reports.push(report);
     }
     crate::report::print_all(&reports, json)
 }

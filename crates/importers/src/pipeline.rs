@@ -320,6 +320,21 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
         "a Coinbase Exchange (Pro) account statement",
         "convert it to the generic format, or download the Coinbase transaction history report for your Coinbase account",
     ),
+    // The Coinbase report before 2020 (`USD Spot Price at Transaction`, `USD Amount Transacted
+    // (Inclusive of Coinbase Fees)`, `Address`): its fee is not stated and its dates have no
+    // time; the current report covers the same years (D-162).
+    (
+        &[
+            "Timestamp",
+            "Transaction Type",
+            "Asset",
+            "Quantity Transacted",
+            "Address",
+            "Notes",
+        ],
+        "a Coinbase transaction report of before 2020",
+        "download the current one instead (Coinbase, Reports, Transaction history, all assets and all time), which covers the same years",
+    ),
     (
         &["date", "symbol", "close", "currency"],
         "a price file",

@@ -21,6 +21,7 @@ mod mcp_stdio;
 mod mcp_support;
 mod mcp_transcript;
 mod real_exports;
+mod real_generations;
 mod reliability;
 mod reports;
 mod storage;

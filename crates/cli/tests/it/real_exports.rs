@@ -9,7 +9,11 @@ use crate::support::{counts, example, run, stderr, stdout, stored_rows};
 /// Imports `file` (with `extra` options) into a fresh ledger, asserts the stored rows, then
 /// imports it again and asserts that nothing is added. Returns the ledger's folder and the
 /// first import's report.
-fn import_exact(file: &str, extra: &[&str], expected: &[&str]) -> (tempfile::TempDir, String) {
+pub(crate) fn import_exact(
+    file: &str,
+    extra: &[&str],
+    expected: &[&str],
+) -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let path = example(file);
@@ -395,7 +399,7 @@ fn bad_map(ledger: &std::path::Path, path: &str, entry: &str, expected: &str) {
 }
 
 /// Imports `text` written to a file named `name`; returns (stderr, exit code, file path).
-fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
+pub(crate) fn reject(name: &str, text: &str) -> (String, Option<i32>, String) {
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let file = dir.path().join(name);

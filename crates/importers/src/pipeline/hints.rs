@@ -68,6 +68,39 @@ struct Closest<'a> {
     missing: Vec<&'static str>,
 }
 
+/// A known header written with `;` between its cells: a CSV re-saved by a spreadsheet whose
+/// list separator is `;` (a Spanish-locale Excel), which the comma reader sees as one cell
+/// (D-162). Its line and what to tell the user.
+fn semicolon_header(peeked: &[(u64, Vec<String>)]) -> Option<(u64, String)> {
+    for (line, cells) in peeked.iter().take(10) {
+        let joined = cells.join(",");
+        if !joined.contains(';') {
+            continue;
+        }
+        let split: Vec<String> = joined
+            .split(';')
+            .map(|c| c.trim().trim_matches('"').trim().to_owned())
+            .collect();
+        for d in super::all_defs() {
+            if let Some(Ok(layout)) = layout_of(d, &split, true) {
+                let original = if d.profile == Profile::Bit2me {
+                    "the .xlsx workbook Bit2Me gave you"
+                } else {
+                    "the file as the exchange gave it"
+                };
+                return Some((
+                    *line,
+                    format!(
+                        "no supported header in the first 10 records; line {line} is a header of {} separated by semicolons, as a spreadsheet in a Spanish locale saves a CSV (with decimal commas too): import {original}, not a copy saved by the spreadsheet",
+                        layout_name(d.profile, layout)
+                    ),
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Rewrites the plain `header-not-found` finding `f` from the records of the file's start.
 pub(super) fn header_not_found(f: &mut Finding, peeked: &[(u64, Vec<String>)]) {
     let first_cell = |cells: &[String]| {
@@ -91,6 +124,11 @@ pub(super) fn header_not_found(f: &mut Finding, peeked: &[(u64, Vec<String>)]) {
                 return;
             }
         }
+    }
+    if let Some((line, message)) = semicolon_header(peeked) {
+        f.message = message;
+        f.line = line;
+        return;
     }
     // The layout the file comes closest to: most of its columns present.
     let mut best: Option<Closest<'_>> = None;

@@ -262,6 +262,191 @@ fn convert(notes: &str, qty: Decimal) -> Option<(Decimal, Asset, Decimal, Asset)
     Some((n, symbol(w[2])?, locale.read(w[4])?, symbol(w[5])?))
 }
 
+/// `Converted N S to N2 T` read from either side: the locale settled by the number that
+/// equals `qty` (the row's own side), `N` first. → (N, S, N2, T).
+fn convert_either(notes: &str, qty: Decimal) -> Option<(Decimal, Asset, Decimal, Asset)> {
+    let w: Vec<&str> = notes.split(' ').collect();
+    if w.len() != 6 || w[0] != "Converted" || w[3] != "to" {
+        return None;
+    }
+    let locale = Locale::settle(w[1], qty)
+        .or_else(|| Locale::settle(w[4], qty))
+        .map_or(Locale::Point, |(l, _)| l);
+    Some((
+        locale.read(w[1])?,
+        symbol(w[2])?,
+        locale.read(w[4])?,
+        symbol(w[5])?,
+    ))
+}
+
+/// One row of a `Convert` in a report whose quantities are signed (v4, v4-no-id). Reports
+/// since 2025 write a convert as two rows at one instant, one per asset (the same `Notes`
+/// on both, or none), where the earlier ones wrote one row; each row waits for the next to
+/// see whether it is half of such a pair (D-164).
+struct ConvertLeg {
+    draft: Draft,
+    asset: Asset,
+    qty: Decimal,
+    out: bool,
+    id: String,
+    notes: String,
+    total: Option<Decimal>,
+    fee: Option<Decimal>,
+    cur: Asset,
+    total_col: Option<usize>,
+    type_col: Option<usize>,
+    stamp: String,
+}
+
+impl ConvertLeg {
+    /// Whether `next` is the other row of this convert: same instant, other side, and the
+    /// same notes or none on either.
+    fn pairs(&self, next: &Self) -> bool {
+        self.draft.timestamp == next.draft.timestamp
+            && self.out != next.out
+            && (self.notes == next.notes || self.notes.is_empty() || next.notes.is_empty())
+    }
+
+    /// The other side the notes state (`Converted 0.002 BTC to 0.0631 ETH` on the BTC row:
+    /// 0.0631 ETH in); `None` when the notes are empty.
+    fn other_side(&self) -> Option<(Asset, Decimal)> {
+        let (n, s, n2, t) = convert_either(&self.notes, self.qty)?;
+        Some(if self.out { (t, n2) } else { (s, n) })
+    }
+}
+
+/// Books a convert from its out and in sides: a `SWAP` (a `BUY`/`SELL` when one side is
+/// fiat) with the rows' fees (fiat, in the price currency) and, for a `SWAP`, the value
+/// `Total − fees` of the out row (as the one-row convert of §2.4); the same asset on both
+/// sides (ETH → ETH2) is no exchange: a `FEE` when a fee was charged, else `None`.
+fn book_convert(
+    ctx: &mut Ctx,
+    mut d: Draft,
+    (out_asset, out_qty): (Asset, Decimal),
+    (in_asset, in_qty): (Asset, Decimal),
+    fee: Option<Decimal>,
+    (total, total_col, cur): (Option<Decimal>, Option<usize>, Asset),
+) -> Option<Draft> {
+    let f = fee.unwrap_or(Decimal::ZERO);
+    if out_asset == in_asset {
+        if f.is_zero() {
+            let rows = 1 + u64::try_from(d.extra_lines.len()).unwrap_or(0);
+            ctx.skip(SkipReason::InternalMovement, rows);
+            return None;
+        }
+        d.ty = SpotTxType::Fee;
+        d.outflow = Some(pipeline::amount(cur, f));
+        return Some(d);
+    }
+    d.outflow = Some(pipeline::amount(out_asset, out_qty));
+    d.inflow = Some(pipeline::amount(in_asset, in_qty));
+    d.fee = fee.map(|q| pipeline::fee(cur, q));
+    d.ty = if out_asset.is_fiat() {
+        SpotTxType::Buy
+    } else if in_asset.is_fiat() {
+        SpotTxType::Sell
+    } else {
+        let Some(tot) = total else {
+            ctx.err(
+                d.line,
+                total_col,
+                "missing-value",
+                "a value is required here".to_owned(),
+            );
+            return None;
+        };
+        d.fiat_value = values::sub(tot, f).map(|amount| StatedAmount {
+            amount,
+            currency: cur,
+        });
+        SpotTxType::Swap
+    };
+    Some(d)
+}
+
+/// A convert row left without its other half: booked from its notes, or, with none,
+/// `incomplete-group` telling the user to download the report for all assets.
+fn convert_alone(ctx: &mut Ctx, leg: ConvertLeg) -> Option<Draft> {
+    let Some(other) = leg.other_side() else {
+        let missing = if leg.out { "in" } else { "out" };
+        ctx.err(
+            leg.draft.line,
+            leg.type_col,
+            "incomplete-group",
+            format!(
+                "operation Convert {} has no {missing} leg: the report holds only the {} side of this convert; download the report for all assets (not one asset) and import that file",
+                leg.stamp, leg.asset
+            ),
+        );
+        return None;
+    };
+    let own = (leg.asset, leg.qty);
+    let (out_side, in_side) = if leg.out { (own, other) } else { (other, own) };
+    book_convert(
+        ctx,
+        leg.draft,
+        out_side,
+        in_side,
+        leg.fee,
+        (leg.total, leg.total_col, leg.cur),
+    )
+}
+
+/// The ids of an operation written as two rows, `first+second` (one when they share it).
+fn source_ref(first: &str, second: &str) -> String {
+    let mut ids = vec![first];
+    if second != first {
+        ids.push(second);
+    }
+    ids.retain(|i| !i.is_empty());
+    ids.join("+")
+}
+
+/// `<label> 800 MATIC to 800 POL`: the note of an operation written as two rows.
+fn two_legs_note(
+    label: &str,
+    (out_asset, out_qty): (Asset, Decimal),
+    (in_asset, in_qty): (Asset, Decimal),
+) -> String {
+    format!(
+        "{label} {} {out_asset} to {} {in_asset}",
+        values::norm(out_qty),
+        values::norm(in_qty)
+    )
+}
+
+/// The two rows of one convert as one transaction, keyed by the first row.
+fn convert_pair(ctx: &mut Ctx, first: &ConvertLeg, second: &ConvertLeg) -> Option<Draft> {
+    let (out_leg, in_leg) = if first.out {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let fee = match (first.fee, second.fee) {
+        (None, None) => None,
+        (a, b) => values::add(a.unwrap_or_default(), b.unwrap_or_default()),
+    };
+    let mut d = first.draft.clone();
+    d.extra_lines = vec![second.draft.line];
+    d.source_ref = source_ref(&first.id, &second.id);
+    if d.note.is_empty() {
+        d.note = two_legs_note(
+            "Convert",
+            (out_leg.asset, out_leg.qty),
+            (in_leg.asset, in_leg.qty),
+        );
+    }
+    book_convert(
+        ctx,
+        d,
+        (out_leg.asset, out_leg.qty),
+        (in_leg.asset, in_leg.qty),
+        fee,
+        (out_leg.total, out_leg.total_col, out_leg.cur),
+    )
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Trade {
@@ -334,10 +519,15 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         "rewards income" | "reward income" | "interest payout" => {
             Kind::Income(Some(SpotTxType::Reward))
         }
+        // `Incentives Rewards Payout` pays Coinbase's incentive and referral campaigns;
+        // `Retail Simple Price Improvement` credits part of a simple trade's spread back
+        // as its own row (D-160).
         "learning reward"
         | "coinbase earn"
         | "subscription rebate"
-        | "subscription rebates (24 hours)" => Kind::Income(Some(SpotTxType::Promotion)),
+        | "subscription rebates (24 hours)"
+        | "incentives rewards payout"
+        | "retail simple price improvement" => Kind::Income(Some(SpotTxType::Promotion)),
         "card spend" => Kind::Spend,
         "retail staking transfer" => Kind::Move("", "staking"),
         "retail unstaking transfer" => Kind::Move("staking", ""),
@@ -359,6 +549,22 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         }
         _ => return Err(None),
     })
+}
+
+/// A `Receive` whose notes say the coins came from a Coinbase programme (`Received 5 XLM
+/// from Coinbase Earn`, `… Coinbase Rewards`, `… Coinbase Referral`): reports before the
+/// programme labels existed wrote these credits as receives; they are Coinbase's
+/// promotion, not coins arriving from the user's own wallet (D-160).
+fn programme_receive(kind: Kind, label: &str, notes: &str) -> Kind {
+    const PROGRAMMES: [&str; 3] = ["Coinbase Earn", "Coinbase Rewards", "Coinbase Referral"];
+    if kind == Kind::In
+        && label.eq_ignore_ascii_case("receive")
+        && PROGRAMMES.iter().any(|p| notes.contains(p))
+    {
+        Kind::Income(Some(SpotTxType::Promotion))
+    } else {
+        kind
+    }
 }
 
 /// Reads the rows into drafts (the whole-file path).
@@ -438,6 +644,7 @@ pub(crate) fn read_into(
     let signed = v4 || layout == "v4-no-id";
     let mut ids: crate::values::FastMap<String, u64> = crate::values::FastMap::default();
     let mut held: Option<MigrationLeg> = None;
+    let mut held_convert: Option<ConvertLeg> = None;
     // A `Send` of ETH2 or a `Receive` of ETH, waiting for the other half of the ETH2 → ETH
     // switch that the report writes as such a pair at one instant (D-99).
     let mut held_eth2: Option<(Draft, bool, Decimal)> = None;
@@ -452,8 +659,10 @@ pub(crate) fn read_into(
         let get = |c: usize| cols[c].map_or("", |i| reader::cell(rec, i));
         let s = |c: usize| cols[c];
         let label = get(C_TYPE);
-        let found = super::mapped(options, Profile::Coinbase, label)
-            .map_or_else(|| kind(label), |ty| Ok(Kind::Mapped(ty)));
+        let found = super::mapped(options, Profile::Coinbase, label).map_or_else(
+            || kind(label).map(|k| programme_receive(k, label, get(C_NOTES))),
+            |ty| Ok(Kind::Mapped(ty)),
+        );
         let kind = match found {
             Ok(k) => Some(k),
             Err(Some(reason)) => {
@@ -576,7 +785,9 @@ pub(crate) fn read_into(
         let key = if v4 {
             let id = get(C_ID);
             let key = format!("v1{SEP}coinbase{SEP}id{SEP}{id}");
-            if let Some(first) = ids.get(&key) {
+            // The two rows of one convert may share their ID (D-164).
+            let twin = kind == Kind::Convert && held_convert.as_ref().is_some_and(|h| h.id == id);
+            if let Some(first) = ids.get(&key).filter(|_| !twin) {
                 ctx.err(
                     line,
                     s(C_ID),
@@ -612,6 +823,47 @@ pub(crate) fn read_into(
             }
         }
         d.note = note;
+        // A convert row of a signed report waits for its possible other half (D-164).
+        let convert_leg = kind == Kind::Convert
+            && signed
+            && (notes.is_empty()
+                || convert_either(notes, qty).is_some_and(|(n, s, n2, t)| {
+                    (n == qty && s == asset) || (n2 == qty && t == asset)
+                }));
+        let leg = convert_leg.then(|| ConvertLeg {
+            draft: d.clone(),
+            asset,
+            qty,
+            out: signed_qty.is_some_and(|q| q.is_sign_negative()),
+            id: get(C_ID).to_owned(),
+            notes: notes.to_owned(),
+            total,
+            fee,
+            cur,
+            total_col: s(C_TOTAL),
+            type_col: s(C_TYPE),
+            stamp: ts.to_owned(),
+        });
+        if let Some(first) = held_convert.take() {
+            if let Some(second) = leg.as_ref().filter(|l| first.pairs(l)) {
+                if let Some(pair) = convert_pair(ctx, &first, second) {
+                    flush_eth2(ctx, &mut held_eth2, emit);
+                    emit(ctx, pair);
+                }
+                return;
+            }
+            if let Some(alone) = convert_alone(ctx, first) {
+                flush_eth2(ctx, &mut held_eth2, emit);
+                emit(ctx, alone);
+            }
+        }
+        if let Some(leg) = leg {
+            if let Some(lone) = held.take() {
+                lone.lost(ctx);
+            }
+            held_convert = Some(leg);
+            return;
+        }
         if kind == Kind::Migration {
             if !signed {
                 ctx.err(line, s(C_TYPE), "unsupported-type", format!("coinbase type \"{label}\" is not supported: this report generation does not say which asset left; record it with the generic format"));
@@ -643,18 +895,11 @@ pub(crate) fn read_into(
                     m.inflow = Some(pipeline::amount(in_leg.asset, in_leg.qty));
                     m.fee = None;
                     m.extra_lines = vec![leg.draft.line];
-                    m.source_ref = [first.id.as_str(), leg.id.as_str()]
-                        .iter()
-                        .filter(|i| !i.is_empty())
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join("+");
-                    m.note = format!(
-                        "Asset Migration {} {} to {} {}",
-                        values::norm(out_leg.qty),
-                        out_leg.asset,
-                        values::norm(in_leg.qty),
-                        in_leg.asset
+                    m.source_ref = source_ref(&first.id, &leg.id);
+                    m.note = two_legs_note(
+                        "Asset Migration",
+                        (out_leg.asset, out_leg.qty),
+                        (in_leg.asset, in_leg.qty),
                     );
                     flush_eth2(ctx, &mut held_eth2, emit);
                     emit(ctx, m);
@@ -1012,6 +1257,10 @@ pub(crate) fn read_into(
             emit(ctx, extra);
         }
     });
+    if let Some(alone) = held_convert.and_then(|leg| convert_alone(ctx, leg)) {
+        flush_eth2(ctx, &mut held_eth2, emit);
+        emit(ctx, alone);
+    }
     flush_eth2(ctx, &mut held_eth2, emit);
     if let Some(lone) = held {
         lone.lost(ctx);

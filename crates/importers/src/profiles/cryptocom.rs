@@ -104,7 +104,10 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         | "transfer_cashback"
         | "gift_card_reward"
         | "campaign_reward"
-        | "rewards_platform_deposit_credited" => Kind::Income(T::Promotion),
+        | "rewards_platform_deposit_credited"
+        | "pay_checkout_reward"
+        | "mobile_airtime_reward"
+        | "reward.loyalty_program.trading_rebate.crypto_wallet" => Kind::Income(T::Promotion),
         "crypto_payment" | "card_top_up" => Kind::Spend,
         "crypto_withdrawal" | "crypto_to_exchange_transfer" => Kind::Transfer { inflow: false },
         "crypto_deposit" | "exchange_to_crypto_transfer" => Kind::Transfer { inflow: true },
@@ -145,16 +148,28 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         | "trading.limit_order.fiat_wallet.sell_lock"
         | "trading.limit_order.cash_account.purchase_lock"
         | "trading.limit_order.cash_account.purchase_unlock" => Kind::Skip,
-        "crypto_transfer" => {
-            return Err(Some(
-                "a transfer to or from another Crypto.com user may be a gift or a move between own accounts, and the file does not say which",
-            ));
-        }
-        "reimbursement" | "admin_wallet_credited" => {
-            return Err(Some("its fiscal nature cannot be read from the export"));
-        }
+        _ => return Err(refusal(label)),
+    })
+}
+
+/// Why a kind the export is known to write is refused (`unsupported-type`); `None` for a
+/// kind cartera does not know.
+fn refusal(label: &str) -> Option<&'static str> {
+    match label {
+        "crypto_transfer" => Some(
+            "a transfer to or from another Crypto.com user may be a gift or a move between own accounts, and the file does not say which",
+        ),
+        "reimbursement"
+        | "admin_wallet_credited"
+        | "crypto_payment_refund"
+        | "airdrop_to_exchange_transfer"
+        | "nft_payout_credited" => Some("its fiscal nature cannot be read from the export"),
+        "crypto_credit_program_created"
+        | "crypto_credit_loan_credited"
+        | "crypto_credit_repayment_created"
+        | "crypto_credit_withdrawal_created" => Some("crypto-backed loans are not supported"),
         "card_cashback_reverted" | "reimbursement_reverted" => {
-            return Err(Some("reversals of earlier credits are not supported"));
+            Some("reversals of earlier credits are not supported")
         }
         "lockup_swap_credited"
         | "lockup_swap_debited"
@@ -167,12 +182,10 @@ fn kind(label: &str) -> Result<Kind, Option<&'static str>> {
         | "crypto_wallet_swap_debited"
         | "lockup_upgrade"
         | "council_node_deposit_created" => {
-            return Err(Some(
-                "the export writes this conversion as rows it does not link",
-            ));
+            Some("the export writes this conversion as rows it does not link")
         }
-        _ => return Err(None),
-    })
+        _ => None,
+    }
 }
 
 /// A dust leg kept until the end of the file: `(line, asset, signed amount)`.

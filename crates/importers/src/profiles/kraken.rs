@@ -547,7 +547,8 @@ fn close(
 fn classify(ctx: &mut Ctx, cols: &[Option<usize>], r: &Row) -> Class {
     let sub = r.subtype.as_str();
     match (r.ty.as_str(), sub) {
-        ("deposit" | "withdrawal" | "staking" | "invite bonus", _)
+        // `reward`: a ledger type of Kraken's API reference, credited like `staking` (D-162).
+        ("deposit" | "withdrawal" | "staking" | "reward" | "invite bonus", _)
         | ("earn", "reward" | "airdrop")
         | ("transfer", "airdrop") => Class::Single,
         ("trade", _) => Class::Group(Family::Trade),
@@ -669,7 +670,7 @@ fn single(
                 };
                 (ty, (r.ty == "deposit") != credit)
             }
-            ("staking" | "earn", true) if r.subtype != "airdrop" => (
+            ("staking" | "reward" | "earn", true) if r.subtype != "airdrop" => (
                 if fiat {
                     SpotTxType::Reward
                 } else {
@@ -800,6 +801,25 @@ fn trade_group(
             cols[C_AMOUNT],
             "decimal-out-of-range",
             "the legs' sum overflows",
+        );
+        return;
+    }
+    // "Convert small balances" sweeps several coins into one under one refid, with one
+    // credit for all of them: what each coin fetched is not stated (D-162).
+    if outs.len() > 1
+        && legs
+            .iter()
+            .all(|r| r.subtype.eq_ignore_ascii_case("dustsweeping"))
+    {
+        let names: Vec<&str> = outs.keys().map(Asset::as_str).collect();
+        ctx.group_err(
+            &lines,
+            cols[C_REFID],
+            "ambiguous-group",
+            &format!(
+                "{key_text} converts small balances of {} into one credit, and the ledger does not state what each coin fetched; record one SELL or SWAP per coin with the generic format (their received amounts adding up to the credit)",
+                names.join(", ")
+            ),
         );
         return;
     }

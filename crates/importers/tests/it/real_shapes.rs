@@ -6,7 +6,7 @@
 use importers::{ImportOptions, Profile};
 use proptest::prelude::*;
 
-const FIXTURES: [(&str, Profile); 7] = [
+const FIXTURES: [(&str, Profile); 17] = [
     (
         "real/binance-statement/binance-statement-2024.csv",
         Profile::BinanceStatement,
@@ -28,6 +28,44 @@ const FIXTURES: [(&str, Profile); 7] = [
     (
         "real/binance-statement/binance-statement-2024.csv",
         Profile::Coinbase,
+    ),
+    // The audit's generations (D-160..D-163).
+    (
+        "real/coinbase/coinbase-2022-v3-preamble.csv",
+        Profile::Coinbase,
+    ),
+    (
+        "real/coinbase/coinbase-2025-v4-labels.csv",
+        Profile::Coinbase,
+    ),
+    (
+        "real/coinbase/coinbase-2026-convert-pairs.csv",
+        Profile::Coinbase,
+    ),
+    (
+        "real/kraken-ledgers/kraken-ledgers-2024-earn.csv",
+        Profile::KrakenLedgers,
+    ),
+    (
+        "real/kraken-ledgers/kraken-ledgers-2022-opt-in.csv",
+        Profile::KrakenLedgers,
+    ),
+    (
+        "real/kraken-ledgers/kraken-ledgers-2024-dustsweeping.csv",
+        Profile::KrakenLedgers,
+    ),
+    ("real/bitvavo/bitvavo-legacy-2023.csv", Profile::Bitvavo),
+    (
+        "real/binance-statement/binance-statement-2021-quoted-bom.csv",
+        Profile::BinanceStatement,
+    ),
+    (
+        "real/binance-statement/Binance-Transaction-History-202403010400(UTC+1)_ab12.csv",
+        Profile::BinanceStatement,
+    ),
+    (
+        "real/cryptocom-app/cryptocom-2023-rewards.csv",
+        Profile::CryptocomApp,
     ),
 ];
 
@@ -63,6 +101,12 @@ fn hostile() -> impl Strategy<Value = String> {
             "2024-09-10 02:00:00 UTC",
             "99999999999999999999999999999",
             "\u{0}\u{1b}[31m",
+            "Incentives Rewards Payout",
+            "Retail Simple Price Improvement",
+            "Received 5 XLM from Coinbase Earn",
+            "dustsweeping",
+            "23-12-31 23:59:59",
+            "pay_checkout_reward",
             "\"",
         ])
         .prop_map(str::to_owned),
@@ -126,6 +170,8 @@ proptest! {
         let options = ImportOptions {
             format: forced.then_some(profile),
             label_map,
+            // A statement whose times carry no zone is read at the offset its name states.
+            timezone: path.contains("(UTC+1)").then(|| importers::Zone::parse("+01:00")).flatten(),
             ..ImportOptions::default()
         };
         check(&bytes, &options)?;
