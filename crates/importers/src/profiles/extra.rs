@@ -50,6 +50,41 @@ pub(crate) const DEFS: &[Def] = &[
         exactly_one: false,
     },
     Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V4,
+        forbidden: &[],
+        layouts: &[("trades-v4", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V3,
+        forbidden: &[],
+        layouts: &[("trades-v3", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V2,
+        forbidden: &[],
+        layouts: &[("trades-v2", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V1,
+        forbidden: &["amount_coin"],
+        layouts: &[("trades-v1", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::ORDERS_V1,
+        forbidden: &[],
+        layouts: &[("orders-v1", &[])],
+        exactly_one: false,
+    },
+    Def {
         profile: Profile::Okx,
         required: &super::okx::REQUIRED,
         forbidden: &[],
@@ -61,6 +96,20 @@ pub(crate) const DEFS: &[Def] = &[
         required: &super::bybit::REQUIRED,
         forbidden: &[],
         layouts: &[("spot", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Bybit,
+        required: &super::bybit::FUNDING,
+        forbidden: &[],
+        layouts: &[("funding", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Bybit,
+        required: &super::bybit::DEPOSITS_V1,
+        forbidden: &[],
+        layouts: &[("deposits-v1", &[])],
         exactly_one: false,
     },
 ];
@@ -132,7 +181,7 @@ pub(crate) fn read_into(
         Profile::Bitunix => super::bitunix::read_into(ctx, records, account, emit),
         Profile::Kucoin => super::kucoin::read_into(ctx, records, account, layout, options, emit),
         Profile::Okx => super::okx::read_into(ctx, records, account, layout, options, emit),
-        Profile::Bybit => super::bybit::read_into(ctx, records, account, options, emit),
+        Profile::Bybit => super::bybit::read_into(ctx, records, account, layout, options, emit),
         _ => {}
     }
 }
@@ -284,4 +333,66 @@ pub(crate) fn utc_offset(text: &str) -> Option<crate::model::Zone> {
         return None;
     }
     crate::values::parse_zone(&format!("{sign}{h:0>2}:{m}"))
+}
+
+/// A time cell `YYYY-MM-DD HH:MM:SS` (or `…T…`, with fractions), placed in the zone the cell
+/// states (`Z`, ` UTC`, `±HH:MM`), else in `zone` (the header's, or `--timezone`);
+/// `timezone-required` when neither states one (no zone is assumed, §1.16).
+pub(crate) fn zoned_instant(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    text: &str,
+    zone: Option<crate::model::Zone>,
+) -> Option<core_domain::Instant> {
+    let Some(stamp) = crate::values::parse_stamp(text, b" T", false, true) else {
+        ctx.err(
+            line,
+            col,
+            "bad-timestamp",
+            format!("\"{text}\" is not a timestamp of the form YYYY-MM-DD HH:MM:SS"),
+        );
+        return None;
+    };
+    if let Some(z) = stamp.zone.or(zone) {
+        ctx.place(line, col, stamp.local, z)
+    } else {
+        ctx.err(
+            line,
+            col,
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
+        );
+        None
+    }
+}
+
+/// Refuses a recognised export that is not read (a file-level `header-mismatch` naming it and
+/// the export to download instead).
+pub(crate) fn refuse(ctx: &mut Ctx, what: &str, instead: &str) {
+    let f = ctx.header.error(
+        0,
+        "header-mismatch",
+        format!("this is {what}, which is not read; {instead}"),
+    );
+    ctx.findings.push(f);
+}
+
+/// The side a `Deposit`/`Withdrawal` cell states (KuCoin's account history `Side`):
+/// `Some(true)` for money in; `unknown-type` otherwise.
+pub(crate) fn side_word(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    id: &str,
+    word: &str,
+) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "deposit" => Some(true),
+        "withdrawal" => Some(false),
+        _ => {
+            unknown_type(ctx, line, col, id, word);
+            None
+        }
+    }
 }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use crate::data;
 
 /// The fixtures of the further exchanges.
-const FIXTURES: [&str; 12] = [
+const FIXTURES: [&str; 24] = [
     "cryptocom-app/cryptocom-2025.csv",
     "cryptocom-app/cryptocom-2021-v1.csv",
     "revolut-crypto/revolut-crypto.csv",
@@ -21,10 +21,22 @@ const FIXTURES: [&str; 12] = [
     "okx/okx-funding.csv",
     "bybit/bybit-spot-statement.csv",
     "bybit/bybit-spot-orderhistory.csv",
+    "kucoin/kucoin-account-history-funding.csv",
+    "kucoin/kucoin-account-history-trading.csv",
+    "kucoin/kucoin-fills-split.csv",
+    "kucoin/kucoin-trades-v4.csv",
+    "kucoin/kucoin-trades-v3.csv",
+    "kucoin/kucoin-trades-v2.csv",
+    "kucoin/kucoin-trades-v1.csv",
+    "kucoin/kucoin-orders-v1.csv",
+    "kucoin/kucoin-deposits-empty.csv",
+    "bybit/bybit-funding-asset-changes.csv",
+    "bybit/bybit-deposits-withdrawals-v2.csv",
+    "bybit/bybit-deposits-v1.csv",
 ];
 
 /// Cells that real exports contain, or nearly.
-const NOISE: [&str; 24] = [
+const NOISE: [&str; 32] = [
     "",
     "0",
     "-0.5",
@@ -49,6 +61,14 @@ const NOISE: [&str; 24] = [
     "EUR",
     "BTCUSDT",
     "99999999999999999999999999999",
+    "Withdrawal",
+    "Convert Market",
+    "Transfer",
+    "KuCoin Earn Locked",
+    "Convert",
+    "1.2E-7",
+    "No matching records found.",
+    "2019-03-14T15:40:17.000Z",
 ];
 
 fn options(zone: bool) -> ImportOptions {
