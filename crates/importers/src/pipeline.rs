@@ -354,7 +354,7 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
             "Wallet Balance",
         ],
         "a Bybit Unified Trading Account transaction log or derivatives history",
-        "derivatives are not supported; export the spot trade history (Orders, Spot Orders, Trade History, Export) and the Funding account's asset changes (Assets, Funding, Asset Changes, Export) instead",
+        "derivatives are not supported; import the spot trade history (Orders, Spot Orders, Trade History, Export) and the Funding account's log (Assets, Data Export, Transaction Log, Account Change Details, Funding) instead",
     ),
     (
         &["date", "symbol", "close", "currency"],
