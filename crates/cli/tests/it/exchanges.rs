@@ -168,6 +168,15 @@ fn kucoin_files_import_their_transactions_once() {
             "1 KuCoin 2024-08-01T10:00:00Z TRANSFER_OUT in= out=0.005 BTC fee=0.0005 BTC value= group=",
         ],
     );
+    import_twice(
+        "kucoin/kucoin-deposits-bundle-reordered.csv",
+        &[],
+        "kucoin, layout deposits (detected)",
+        &[
+            "1 KuCoin 2023-12-04T04:21:52Z TRANSFER_IN in=1497 USDT out= fee=0 USDT value= group=",
+            "2 KuCoin 2023-12-05T06:00:00Z TRANSFER_OUT in= out=300 USDT fee=1 USDT value= group=",
+        ],
+    );
 }
 
 #[test]
@@ -221,54 +230,70 @@ fn kucoin_fills_per_fill_or_per_order_and_older_trades_import_once() {
             "2 KuCoin 2025-01-11T12:00:00Z SWAP in=500 ADA out=200 USDT fee=0.2 USDT value= group=",
         ],
     );
-    for (file, layout, row) in [
+    for (file, layout, expected) in [
         (
             "kucoin/kucoin-trades-v4.csv",
             "trades-v4",
-            "1 KuCoin 2019-03-14T07:40:17Z SWAP in=10 KCS out=0.00215 BTC fee=0.00000215 BTC value= group=",
+            &[
+                "1 KuCoin 2019-03-14T07:40:17Z SWAP in=10 KCS out=0.00215 BTC fee=0.00000215 BTC value= group=",
+                "2 KuCoin 2019-03-15T01:02:38Z SWAP in=0.0351 BTC out=1 ETH fee=0.0000351 BTC value= group=",
+            ][..],
         ),
         (
             "kucoin/kucoin-trades-v3.csv",
             "trades-v3",
-            "1 KuCoin 2020-06-08T06:32:41Z SWAP in=0.015 BTC out=145.5025 USDT fee=0.1455025 USDT value= group=",
+            &[
+                "1 KuCoin 2020-06-08T06:32:41Z SWAP in=0.015 BTC out=145.5025 USDT fee=0.1455025 USDT value= group=",
+                "2 KuCoin 2020-06-09T00:00:00Z SWAP in=245 USDT out=1 ETH fee=0.245 USDT value= group=",
+            ],
         ),
         (
             "kucoin/kucoin-trades-v2.csv",
             "trades-v2",
-            "1 KuCoin 2018-02-03T03:20:00Z SWAP in=10 NEO out=0.052 BTC fee=0.000052 BTC value= group=",
+            &[
+                "1 KuCoin 2018-02-03T03:20:00Z SWAP in=10 NEO out=0.052 BTC fee=0.000052 BTC value= group=",
+            ],
         ),
         (
             "kucoin/kucoin-trades-v1.csv",
             "trades-v1",
-            "1 KuCoin 2017-11-20T10:00:00Z SWAP in=0.11 ETH out=100 KCS fee= value= group=",
+            &["1 KuCoin 2017-11-20T10:00:00Z SWAP in=0.11 ETH out=100 KCS fee= value= group="],
         ),
         (
             "kucoin/kucoin-orders-v1.csv",
             "orders-v1",
-            "1 KuCoin 2021-04-01T02:00:00Z BUY in=0.01 BTC out=500 EUR fee=0.5 EUR value= group=",
+            &[
+                "1 KuCoin 2021-04-01T02:00:00Z BUY in=0.01 BTC out=500 EUR fee=0.5 EUR value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-deposits-old.csv",
+            "deposits-old",
+            &[
+                "1 KuCoin 2021-02-01T01:30:00Z TRANSFER_IN in=0.8 ETH out= fee=0 ETH value= group=",
+                "2 KuCoin 2021-02-03T02:00:00Z TRANSFER_IN in=250 USDT out= fee=0 USDT value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-withdrawals-old.csv",
+            "withdrawals-old",
+            &["1 KuCoin 2021-03-01T04:00:00Z TRANSFER_OUT in= out=0.5 ETH fee= value= group="],
+        ),
+        (
+            "kucoin/kucoin-movements-old.csv",
+            "movements-old",
+            &[
+                "1 KuCoin 2018-01-10T00:00:00Z TRANSFER_IN in=0.25 BTC out= fee= value= group=",
+                "2 KuCoin 2018-02-10T00:00:00Z TRANSFER_OUT in= out=0.1 BTC fee= value= group=",
+            ],
         ),
     ] {
-        let dir = tempfile::tempdir().unwrap();
-        let ledger = dir.path().join("ledger.sqlite");
-        let path = example(file);
-        let args = [
-            "import",
-            path.to_str().unwrap(),
-            "--timezone",
-            "Asia/Singapore",
-        ];
-        let output = run(&ledger, &args);
-        assert!(output.status.success(), "{file}: {}", stderr(&output));
-        assert!(
-            stdout(&output).contains(&format!("  format        kucoin, layout {layout} (detected)\n")),
-            "{}",
-            stdout(&output)
+        import_twice(
+            file,
+            &["--timezone", "Asia/Singapore"],
+            &format!("kucoin, layout {layout} (detected)"),
+            expected,
         );
-        assert_eq!(rows(&ledger).first().map(String::as_str), Some(row), "{file}");
-        let before = counts(&ledger);
-        let again = run(&ledger, &args);
-        assert!(stdout(&again).contains("  added         0 transactions\n"), "{}", stdout(&again));
-        assert_eq!(counts(&ledger), before);
     }
 }
 

@@ -113,6 +113,77 @@ pub(crate) const ORDERS_V1: [&str; 8] = [
     "feeCurrency",
 ];
 
+/// The older deposit and withdrawal records (BittyTax), without `UID`/`Account Type`/`Status`.
+pub(crate) const DEPOSITS_OLD: [&str; 5] = ["Time", "Coin", "Amount", "Type", "Remark"];
+pub(crate) const WITHDRAWALS_OLD: [&str; 6] = [
+    "Time",
+    "Coin",
+    "Amount",
+    "Type",
+    "Remark",
+    "Wallet Address/Account",
+];
+pub(crate) const WITHDRAWALS_OLDEST: [&str; 6] =
+    ["Time", "Coin", "Amount", "Type", "Remark", "Wallet Address"];
+pub(crate) const MOVEMENTS_OLD: [&str; 6] =
+    ["coin_type", "type", "add", "hash", "vol", "created_at"];
+
+/// Where a deposit or withdrawal file keeps its cells.
+struct Moves {
+    coin: &'static str,
+    amount: &'static str,
+    hash: &'static str,
+    /// Read by no rule but kept in the note.
+    notes: &'static [&'static str],
+    /// Read by no rule.
+    other: &'static [&'static str],
+    direction: Direction,
+}
+
+#[derive(Clone, Copy)]
+enum Direction {
+    /// Every row moves money in (`true`) or out; a `Remarks` of exactly `Deposit` or
+    /// `Withdrawal` states it instead (a public parser reads both from one header).
+    File(bool),
+    /// The column says `DEPOSIT` or `WITHDRAW`.
+    Column(&'static str),
+}
+
+fn moves(layout: &str) -> Option<Moves> {
+    let notes: &'static [&'static str] = &[
+        "Account Type",
+        "Transfer Network",
+        "Network",
+        "Withdrawal Address/Account",
+        "Wallet Address/Account",
+        "Wallet Address",
+        "Deposit Address",
+        "Remarks",
+        "Remark",
+        "add",
+    ];
+    let m = match layout {
+        "deposits" | "withdrawals" | "deposits-old" | "withdrawals-old" => Moves {
+            coin: "Coin",
+            amount: "Amount",
+            hash: "Hash",
+            notes,
+            other: &["UID", "Fee", "Status", "Type"],
+            direction: Direction::File(layout.starts_with("deposits")),
+        },
+        "movements-old" => Moves {
+            coin: "coin_type",
+            amount: "vol",
+            hash: "hash",
+            notes,
+            other: &["type"],
+            direction: Direction::Column("type"),
+        },
+        _ => return None,
+    };
+    Some(m)
+}
+
 /// Where the fee's asset is named.
 #[derive(Clone, Copy)]
 enum FeeIn {
@@ -270,9 +341,11 @@ pub(crate) fn read_into(
         _ => {}
     }
     let spec = trades(layout);
-    let time_name = match &spec {
-        Some(t) => t.time,
-        None => "Time",
+    let record = moves(layout);
+    let time_name = match (&spec, layout) {
+        (Some(t), _) => t.time,
+        (None, "movements-old") => "created_at",
+        _ => "Time",
     };
     let time = time_column(ctx, time_name);
     let mut names: Vec<&str> = Vec::new();
@@ -286,18 +359,15 @@ pub(crate) fn read_into(
         }
         names.extend(t.order);
         names.extend_from_slice(t.other);
+    } else if let Some(m) = &record {
+        names.extend([m.coin, m.amount, m.hash]);
+        names.extend_from_slice(m.notes);
+        names.extend_from_slice(m.other);
     } else {
         names.extend_from_slice(&REQUIRED);
         if let Some((_, cols)) = LAYOUTS.iter().find(|(l, _)| *l == layout) {
             names.extend_from_slice(cols);
         }
-        names.extend_from_slice(&[
-            "Hash",
-            "Deposit Address",
-            "Transfer Network",
-            "Remarks",
-            "Remark",
-        ]);
     }
     let (cols, unknown) = reader::resolve(&ctx.header, &names);
     // The time columns are matched by pattern, not by name.
@@ -333,13 +403,12 @@ pub(crate) fn read_into(
             extra::zoned_instant(ctx, line, Some(time_col), reader::cell(rec, time_col), zone);
         if let Some(t) = &spec {
             fill(ctx, line, cells, t, instant, (&mut merger, &mut ids), emit);
-        } else if layout == "account-history" {
-            history(ctx, line, cells, instant, &mut merger, emit);
-        } else {
-            merger.close(ctx, emit);
-            for d in movement(ctx, line, cells, instant, layout == "deposits") {
+        } else if let Some(m) = &record {
+            for d in movement(ctx, line, cells, m, instant) {
                 emit(ctx, d);
             }
+        } else {
+            history(ctx, line, cells, instant, &mut merger, emit);
         }
     });
     merger.close(ctx, emit);
@@ -677,19 +746,20 @@ fn history(
     }
 }
 
-/// One deposit or withdrawal of the deposit or withdrawal record.
+/// One deposit or withdrawal of a deposit or withdrawal record: `Amount` moved, `Fee` on top.
 fn movement(
     ctx: &mut Ctx,
     line: u64,
     (account, col, get): Cells<'_>,
+    m: &Moves,
     instant: Option<Instant>,
-    inflow: bool,
 ) -> Vec<Draft> {
     let status = get("Status");
     // A row with a bad cell (its time) is invalid, whatever its status.
     let bad = ctx.invalid.contains(&line);
     match status.to_ascii_lowercase().as_str() {
-        "success" => {}
+        // The older records have no status: every row is final.
+        "success" | "" => {}
         _ if bad => return Vec::new(),
         "processing" | "wallet processing" | "pending" => {
             ctx.skip(SkipReason::Pending, 1);
@@ -706,8 +776,23 @@ fn movement(
             format!("unknown status \"{status}\""),
         ),
     }
-    let coin = ctx.asset(line, col("Coin"), get("Coin"));
-    let amount = ctx.dec(line, col("Amount"), get("Amount"), false);
+    let inflow = match m.direction {
+        Direction::File(inflow) => match get("Remarks").to_ascii_lowercase().as_str() {
+            "deposit" => Some(true),
+            "withdrawal" => Some(false),
+            _ => Some(inflow),
+        },
+        Direction::Column(c) => match get(c).to_ascii_lowercase().as_str() {
+            "deposit" => Some(true),
+            "withdraw" | "withdrawal" => Some(false),
+            other => {
+                extra::unknown_type(ctx, line, col(c), ID, other);
+                None
+            }
+        },
+    };
+    let coin = ctx.asset(line, col(m.coin), get(m.coin));
+    let amount = ctx.dec(line, col(m.amount), get(m.amount), false);
     let fee = match get("Fee") {
         "" => Some(None),
         q => ctx.dec(line, col("Fee"), q, false).map(Some),
@@ -715,17 +800,19 @@ fn movement(
     if ctx.invalid.contains(&line) {
         return Vec::new();
     }
-    let (Some(instant), Some(coin), Some(amount), Some(fee)) = (instant, coin, amount, fee) else {
+    let (Some(inflow), Some(instant), Some(coin), Some(amount), Some(fee)) =
+        (inflow, instant, coin, amount, fee)
+    else {
         return Vec::new();
     };
     let label = if inflow { "deposit" } else { "withdrawal" };
     if !check_sign(
         ctx,
         line,
-        col("Amount"),
+        col(m.amount),
         amount,
         true,
-        (label, get("Amount")),
+        (label, get(m.amount)),
     ) {
         return Vec::new();
     }
@@ -743,18 +830,13 @@ fn movement(
         d.outflow = Some(pipeline::amount(coin, amount));
     }
     d.fee = fee.map(|q| pipeline::fee(coin, q));
-    get("Hash").clone_into(&mut d.source_ref);
-    d.note = [
-        get("Account Type"),
-        get("Transfer Network"),
-        get("Withdrawal Address/Account"),
-        get("Deposit Address"),
-        get("Remarks"),
-    ]
-    .iter()
-    .filter(|s| !s.is_empty())
-    .copied()
-    .collect::<Vec<_>>()
-    .join("; ");
+    get(m.hash).clone_into(&mut d.source_ref);
+    d.note = m
+        .notes
+        .iter()
+        .map(|n| get(n))
+        .filter(|s| !s.is_empty())
+        .collect::<Vec<_>>()
+        .join("; ");
     vec![d]
 }

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use crate::data;
 
 /// The fixtures of the further exchanges.
-const FIXTURES: [&str; 24] = [
+const FIXTURES: [&str; 28] = [
     "cryptocom-app/cryptocom-2025.csv",
     "cryptocom-app/cryptocom-2021-v1.csv",
     "revolut-crypto/revolut-crypto.csv",
@@ -30,6 +30,10 @@ const FIXTURES: [&str; 24] = [
     "kucoin/kucoin-trades-v1.csv",
     "kucoin/kucoin-orders-v1.csv",
     "kucoin/kucoin-deposits-empty.csv",
+    "kucoin/kucoin-deposits-old.csv",
+    "kucoin/kucoin-withdrawals-old.csv",
+    "kucoin/kucoin-movements-old.csv",
+    "kucoin/kucoin-deposits-bundle-reordered.csv",
     "bybit/bybit-funding-asset-changes.csv",
     "bybit/bybit-deposits-withdrawals-v2.csv",
     "bybit/bybit-deposits-v1.csv",

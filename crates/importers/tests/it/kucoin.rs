@@ -316,3 +316,41 @@ fn an_empty_export_with_kucoins_sentence_imports_nothing() {
     assert_eq!(r.rows_read, 0);
     assert!(r.transactions.is_empty());
 }
+
+#[test]
+fn older_and_reordered_deposit_and_withdrawal_records_are_read() {
+    let r = import(&data("kucoin/kucoin-deposits-old.csv"), &singapore());
+    assert_eq!(
+        r.format.as_ref().map(ToString::to_string).as_deref(),
+        Some("kucoin, layout deposits-old (detected)")
+    );
+    check_txs(
+        &r,
+        &[
+            "3 KuCoin 2021-02-01T01:30:00Z TRANSFER_IN | 0.8 ETH |  | 0 ETH |  | ",
+            "2 KuCoin 2021-02-03T02:00:00Z TRANSFER_IN | 250 USDT |  | 0 USDT |  | ",
+        ],
+    );
+    check_txs(
+        &import(&data("kucoin/kucoin-withdrawals-old.csv"), &singapore()),
+        &["2 KuCoin 2021-03-01T04:00:00Z TRANSFER_OUT |  | 0.5 ETH |  |  | "],
+    );
+    check_txs(
+        &import(&data("kucoin/kucoin-movements-old.csv"), &singapore()),
+        &[
+            "2 KuCoin 2018-01-10T00:00:00Z TRANSFER_IN | 0.25 BTC |  |  |  | ",
+            "3 KuCoin 2018-02-10T00:00:00Z TRANSFER_OUT |  | 0.1 BTC |  |  | ",
+        ],
+    );
+    // The bundle's reordered deposit record; a row whose remark says Withdrawal is one.
+    check_txs(
+        &import(
+            &data("kucoin/kucoin-deposits-bundle-reordered.csv"),
+            &ImportOptions::default(),
+        ),
+        &[
+            "2 KuCoin 2023-12-04T04:21:52Z TRANSFER_IN | 1497 USDT |  | 0 USDT |  | ",
+            "3 KuCoin 2023-12-05T06:00:00Z TRANSFER_OUT |  | 300 USDT | 1 USDT |  | ",
+        ],
+    );
+}
