@@ -357,6 +357,18 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
         "derivatives are not supported; import the spot trade history (Orders, Spot Orders, Trade History, Export) and the Funding account's log (Assets, Data Export, Transaction Log, Account Change Details, Funding) instead",
     ),
     (
+        &[
+            "Order ID",
+            "Currency (Fiat)",
+            "Fiat Amount",
+            "Fee",
+            "Deposit Method",
+            "Status",
+        ],
+        "KuCoin's fiat deposit record",
+        "the KuCoin account history states every fiat deposit (Fiat Deposit): import the Funding account history instead",
+    ),
+    (
         &["date", "symbol", "close", "currency"],
         "a price file",
         "use cartera prices import",

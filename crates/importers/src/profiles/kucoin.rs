@@ -35,6 +35,14 @@ pub(crate) const LAYOUTS: &[(&str, &[&str])] = &[
     ),
     ("futures", &["Symbol", "Close Type", "Realized PNL"]),
     (
+        "earn-profits",
+        &["Staked Coin", "Earnings Coin", "Earnings Type", "Amount"],
+    ),
+    (
+        "convert-orders",
+        &["Payment Account", "Sell", "Buy", "Price"],
+    ),
+    (
         "fills",
         &[
             "Order ID",
@@ -335,6 +343,22 @@ pub(crate) fn read_into(
                 ctx,
                 "a KuCoin futures history",
                 "futures are not supported; the spot fills, the deposit and withdrawal records and the account history are read",
+            );
+            return;
+        }
+        "earn-profits" => {
+            extra::refuse(
+                ctx,
+                "KuCoin's Earn profit history",
+                "the account history states every Earn payout (KuCoin Earn Profits, Hold to Earn Earnings): import the Funding and Trading account histories instead",
+            );
+            return;
+        }
+        "convert-orders" => {
+            extra::refuse(
+                ctx,
+                "KuCoin's convert orders",
+                "the account history states every conversion (Convert Market): import the Funding and Trading account histories instead",
             );
             return;
         }

@@ -354,3 +354,30 @@ fn older_and_reordered_deposit_and_withdrawal_records_are_read() {
         ],
     );
 }
+
+#[test]
+fn files_that_restate_the_account_history_are_refused_by_name() {
+    // From BittyTax and a public statement importer's list of the bundle's files.
+    for (header, what) in [
+        (
+            "UID,Account Type,Order ID,Time(UTC),Staked Coin,Product Type,Product Name,Earnings Coin,Earnings Type,Remarks,Amount,Amount（USDT）,Fee",
+            "this is KuCoin's Earn profit history, which is not read; the account history states every Earn payout",
+        ),
+        (
+            "UID,Account Type,Payment Account,Sell,Buy,Price,Tax,Time of Update(UTC),Status",
+            "this is KuCoin's convert orders, which is not read; the account history states every conversion",
+        ),
+        (
+            "Order ID,Currency (Fiat),Fiat Amount,Fee,Deposit Method,Status,Time(UTC+02:00)",
+            "this is KuCoin's fiat deposit record; the KuCoin account history states every fiat deposit",
+        ),
+    ] {
+        let r = import(&file(header, &[]), &ImportOptions::default());
+        assert!(r.file_rejected(), "{header}");
+        assert!(
+            rendered(&r, "f").iter().any(|f| f.contains(what)),
+            "{:?}",
+            rendered(&r, "f")
+        );
+    }
+}
