@@ -10,7 +10,7 @@ use core_domain::Asset;
 use rust_decimal::Decimal;
 use shared_types::SpotTxType;
 
-use super::extra::{self, check_sign, header_matches, header_zone, transfer_type};
+use super::extra::{self, check_sign, header_zone, transfer_type};
 use super::legs::{Leg, Merger, Opening};
 use crate::model::{ImportOptions, Profile, SkipReason, Zone};
 use crate::ops;
@@ -92,18 +92,7 @@ fn read_spot(
     options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
-    let cols: Vec<Option<usize>> = REQUIRED
-        .iter()
-        .map(|n| ctx.header.cells.iter().position(|c| header_matches(c, n)))
-        .collect();
-    let unknown: Vec<usize> = (0..ctx.header.cells.len())
-        .filter(|i| {
-            !cols.contains(&Some(*i))
-                && !ctx.header.cells[*i].is_empty()
-                && !ctx.header.cells[*i].eq_ignore_ascii_case("Uid")
-        })
-        .collect();
-    pipeline::ignore_unknown(ctx, &unknown, Profile::Bybit);
+    let cols = extra::columns(ctx, &REQUIRED, &["Uid"], Profile::Bybit);
     let zone: Option<Zone> = cols[C_TIME]
         .and_then(|i| ctx.header.cells.get(i))
         .and_then(|c| c.get("Timestamp ".len()..))
@@ -331,18 +320,7 @@ fn read_funding(
     } else {
         ("Time", "Amount", "Type")
     };
-    let cols: Vec<Option<usize>> = names
-        .iter()
-        .map(|n| ctx.header.cells.iter().position(|c| header_matches(c, n)))
-        .collect();
-    let unknown: Vec<usize> = (0..ctx.header.cells.len())
-        .filter(|i| {
-            !cols.contains(&Some(*i))
-                && !ctx.header.cells[*i].is_empty()
-                && !ctx.header.cells[*i].eq_ignore_ascii_case("Uid")
-        })
-        .collect();
-    pipeline::ignore_unknown(ctx, &unknown, Profile::Bybit);
+    let cols = extra::columns(ctx, names, &["Uid"], Profile::Bybit);
     let col = |name: &str| {
         names
             .iter()
@@ -433,31 +411,14 @@ fn read_funding(
                 emit(ctx, d);
             }
             Kind::Earn => {
-                let earn = extra::child(account, "earn");
-                let (from, to) = if qty.is_sign_negative() {
-                    (account.to_owned(), earn)
-                } else {
-                    (earn, account.to_owned())
-                };
-                for d in extra::one_row_move(ctx, d, (coin, qty.abs()), from, to) {
-                    emit(ctx, d);
-                }
+                let into_earn = qty.is_sign_negative();
+                extra::earn_move(ctx, d, account, (coin, qty.abs()), into_earn, emit);
             }
             Kind::Credit(ty) => {
                 if !check_sign(ctx, line, col(qty_name), qty, true, (&label, get(qty_name))) {
                     return;
                 }
-                d.ty = ty;
-                d.inflow = Some(pipeline::amount(coin, qty));
-                if ctx.shape(
-                    line,
-                    (col("Coin"), col("Coin")),
-                    ty,
-                    d.inflow.as_ref(),
-                    None,
-                ) {
-                    emit(ctx, d);
-                }
+                extra::credit(ctx, d, ty, (coin, qty), col("Coin"), emit);
             }
             Kind::Leg => {}
         }

@@ -424,3 +424,65 @@ pub(crate) fn side_word(
         }
     }
 }
+
+/// The columns `names` (matched as [`header_matches`] matches), warning once for every other
+/// non-empty column that is not `informative` (§1.3).
+pub(crate) fn columns(
+    ctx: &mut Ctx,
+    names: &[&str],
+    informative: &[&str],
+    profile: Profile,
+) -> Vec<Option<usize>> {
+    let cols: Vec<Option<usize>> = names
+        .iter()
+        .map(|n| ctx.header.cells.iter().position(|c| header_matches(c, n)))
+        .collect();
+    let unknown: Vec<usize> = (0..ctx.header.cells.len())
+        .filter(|i| {
+            let cell = &ctx.header.cells[*i];
+            !cols.contains(&Some(*i))
+                && !cell.is_empty()
+                && !informative.iter().any(|n| header_matches(cell, n))
+        })
+        .collect();
+    pipeline::ignore_unknown(ctx, &unknown, profile);
+    cols
+}
+
+/// Books `d` as a credit of `side` typed `ty`, when the type allows that side (§1.6; the
+/// finding is reported on `col` otherwise).
+pub(crate) fn credit(
+    ctx: &mut Ctx,
+    mut d: Draft,
+    ty: SpotTxType,
+    side: (Asset, Decimal),
+    col: Option<usize>,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
+    d.ty = ty;
+    d.inflow = Some(pipeline::amount(side.0, side.1));
+    if ctx.shape(d.line, (col, col), ty, d.inflow.as_ref(), None) {
+        emit(ctx, d);
+    }
+}
+
+/// A one-row move between `account` and its Earn child `account:earn`: out of the account into
+/// Earn when `into_earn`, back otherwise (KuCoin and Bybit Earn subscriptions, D-150).
+pub(crate) fn earn_move(
+    ctx: &mut Ctx,
+    d: Draft,
+    account: &str,
+    side: (Asset, Decimal),
+    into_earn: bool,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
+    let earn = child(account, "earn");
+    let (from, to) = if into_earn {
+        (account.to_owned(), earn)
+    } else {
+        (earn, account.to_owned())
+    };
+    for d in one_row_move(ctx, d, side, from, to) {
+        emit(ctx, d);
+    }
+}

@@ -728,17 +728,7 @@ fn history(
             "a move between KuCoin's own accounts that charges a fee is not read",
         ),
         Kind::Internal => ctx.skip(SkipReason::InternalMovement, 1),
-        Kind::Earn => {
-            let earn = extra::child(account, "earn");
-            let (from, to) = if inflow {
-                (earn, account.to_owned())
-            } else {
-                (account.to_owned(), earn)
-            };
-            for d in extra::one_row_move(ctx, d, (currency, principal), from, to) {
-                emit(ctx, d);
-            }
-        }
+        Kind::Earn => extra::earn_move(ctx, d, account, (currency, principal), !inflow, emit),
         Kind::Credit(ty) => {
             if !inflow {
                 ctx.err(
@@ -754,17 +744,7 @@ fn history(
             } else {
                 ty
             };
-            d.ty = ty;
-            d.inflow = Some(pipeline::amount(currency, principal));
-            if ctx.shape(
-                line,
-                (col("Currency"), col("Currency")),
-                ty,
-                d.inflow.as_ref(),
-                None,
-            ) {
-                emit(ctx, d);
-            }
+            extra::credit(ctx, d, ty, (currency, principal), col("Currency"), emit);
         }
         Kind::Leg => {}
     }
