@@ -401,7 +401,13 @@ fn read_funding(
                 extra::unsupported_type(ctx, line, col(desc_name), ID, &label, reason);
             }
             Kind::Move(inflow) => {
-                // The description states the direction; the sign of the change only repeats it.
+                // The description states the direction. A withdrawal's change is read by its
+                // magnitude (BittyTax does so); a deposit must not be negative.
+                if inflow
+                    && !check_sign(ctx, line, col(qty_name), qty, true, (&label, get(qty_name)))
+                {
+                    return;
+                }
                 d.ty = transfer_type(coin, inflow);
                 if inflow {
                     d.inflow = Some(pipeline::amount(coin, qty.abs()));

@@ -67,6 +67,30 @@ pub(crate) const LAYOUTS: &[(&str, &[&str])] = &[
     ("deposits", &["Coin", "Amount", "Fee", "Status"]),
 ];
 
+/// Files of the bundle recognised only to be refused: what they are and what to import instead.
+const REFUSED: [(&str, &str, &str); 4] = [
+    (
+        "account-history-untyped",
+        "a KuCoin account history without the Type column (an earlier generation)",
+        "download the account history again (Orders, Export Data, Account History): today's file has the Type column cartera reads",
+    ),
+    (
+        "futures",
+        "a KuCoin futures history",
+        "futures are not supported; the spot fills, the deposit and withdrawal records and the account history are read",
+    ),
+    (
+        "earn-profits",
+        "KuCoin's Earn profit history",
+        "the account history states every Earn payout (KuCoin Earn Profits, Hold to Earn Earnings): import the Funding and Trading account histories instead",
+    ),
+    (
+        "convert-orders",
+        "KuCoin's convert orders",
+        "the account history states every conversion (Convert Market): import the Funding and Trading account histories instead",
+    ),
+];
+
 /// The older trade exports, each detected by its own columns (`extra::DEFS`).
 pub(crate) const TRADES_V4: [&str; 8] = [
     "oid",
@@ -329,40 +353,9 @@ pub(crate) fn read_into(
     options: &ImportOptions,
     emit: &mut dyn FnMut(&mut Ctx, Draft),
 ) {
-    match layout {
-        "account-history-untyped" => {
-            extra::refuse(
-                ctx,
-                "a KuCoin account history without the Type column (an earlier generation)",
-                "download the account history again (Orders, Export Data, Account History): today's file has the Type column cartera reads",
-            );
-            return;
-        }
-        "futures" => {
-            extra::refuse(
-                ctx,
-                "a KuCoin futures history",
-                "futures are not supported; the spot fills, the deposit and withdrawal records and the account history are read",
-            );
-            return;
-        }
-        "earn-profits" => {
-            extra::refuse(
-                ctx,
-                "KuCoin's Earn profit history",
-                "the account history states every Earn payout (KuCoin Earn Profits, Hold to Earn Earnings): import the Funding and Trading account histories instead",
-            );
-            return;
-        }
-        "convert-orders" => {
-            extra::refuse(
-                ctx,
-                "KuCoin's convert orders",
-                "the account history states every conversion (Convert Market): import the Funding and Trading account histories instead",
-            );
-            return;
-        }
-        _ => {}
+    if let Some((_, what, instead)) = REFUSED.iter().find(|(l, _, _)| *l == layout) {
+        extra::refuse(ctx, what, instead);
+        return;
     }
     let spec = trades(layout);
     let record = moves(layout);

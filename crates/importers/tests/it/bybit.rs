@@ -153,6 +153,7 @@ fn card_payments_unknown_labels_and_derivatives_are_named() {
             "1,2025-08-11 15:02:50,BTC,-0.00042233,Bybit Card,0.0002469,Purchase",
             "1,2025-08-11 15:03:00,BTC,0.1,Mystery,0.1,Something",
             "1,2025-08-11 15:04:00,BTC,-0.1,Airdrop,0.1,Airdrop",
+            "1,2025-08-11 15:05:00,BTC,-0.1,Deposit,0.1,Deposit",
         ],
     );
     check_findings(
@@ -162,6 +163,7 @@ fn card_payments_unknown_labels_and_derivatives_are_named() {
             "b.csv:2:7: error[unsupported-type] column \"Description\": bybit type \"Bybit Card / Purchase\" is not supported: Bybit Card payments are booked with the card's USD bookkeeping, which is not read; record it with the generic format",
             "b.csv:3:7: error[unknown-type] column \"Description\": unknown bybit type \"Mystery / Something\"",
             "b.csv:4:4: error[sign-mismatch] column \"QTY\": \"Airdrop\" rows must have a positive amount",
+            "b.csv:5:4: error[sign-mismatch] column \"QTY\": \"Deposit\" rows must have a positive amount",
         ],
     );
     let bytes = file(
