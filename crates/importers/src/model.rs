@@ -91,6 +91,9 @@ pub enum SkipReason {
     CollateralMovement,
     /// Kraken `KFEE` fee credits.
     FeeCredit,
+    /// A row of an account history whose operation another file of the same export states
+    /// (KuCoin's account history beside its fills, deposit and withdrawal records, D-151).
+    InOtherFile,
 }
 
 impl SkipReason {
@@ -103,6 +106,7 @@ impl SkipReason {
             Self::PositionLeg => "position-leg",
             Self::CollateralMovement => "collateral-movement",
             Self::FeeCredit => "fee-credit",
+            Self::InOtherFile => "in-other-file",
         }
     }
 }

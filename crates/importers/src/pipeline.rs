@@ -195,6 +195,24 @@ fn def(profile: Profile) -> &'static Def {
         .unwrap_or(&DEFS[0])
 }
 
+/// The profile's layout of a header among all its definitions (a profile may have several:
+/// KuCoin's older trade exports share no column with its bundle); an `Ok` wins over an `Err`.
+fn profile_layout(
+    profile: Profile,
+    cells: &[String],
+    check_forbidden: bool,
+) -> Option<Result<&'static str, ()>> {
+    let mut found = None;
+    for d in all_defs().filter(|d| d.profile == profile) {
+        match layout_of(d, cells, check_forbidden) {
+            Some(Ok(layout)) => return Some(Ok(layout)),
+            Some(Err(())) => found = Some(Err(())),
+            None => {}
+        }
+    }
+    found
+}
+
 fn has(cells: &[String], name: &str) -> bool {
     cells
         .iter()
@@ -336,6 +354,36 @@ const REFUSED: &[(&[&str], &str, &str)] = &[
         "download the current one instead (Coinbase, Reports, Transaction history, all assets and all time), which covers the same years",
     ),
     (
+        &[
+            "Currency",
+            "Contract",
+            "Type",
+            "Direction",
+            "Quantity",
+            "Position",
+            "Filled Price",
+            "Funding",
+            "Fee Paid",
+            "Cash Flow",
+            "Change",
+            "Wallet Balance",
+        ],
+        "a Bybit Unified Trading Account transaction log or derivatives history",
+        "derivatives are not supported; import the spot trade history (Orders, Spot Orders, Trade History, Export) and the Funding account's log (Assets, Data Export, Transaction Log, Account Change Details, Funding) instead",
+    ),
+    (
+        &[
+            "Order ID",
+            "Currency (Fiat)",
+            "Fiat Amount",
+            "Fee",
+            "Deposit Method",
+            "Status",
+        ],
+        "KuCoin's fiat deposit record",
+        "the KuCoin account history states every fiat deposit (Fiat Deposit): import the Funding account history instead",
+    ),
+    (
         &["date", "symbol", "close", "currency"],
         "a price file",
         "use cartera prices import",
@@ -382,11 +430,7 @@ pub(crate) fn detect(
     if let Some(profile) = forced {
         let d = def(profile);
         for (i, (line, cells)) in peeked.iter().enumerate() {
-            // A profile may have several definitions (one per header generation).
-            if let Some(found) = all_defs()
-                .filter(|d| d.profile == profile)
-                .find_map(|d| layout_of(d, cells, false))
-            {
+            if let Some(found) = profile_layout(profile, cells, false) {
                 let header = Header::new(*line, cells.clone());
                 return match found {
                     Ok(layout) => Ok((
@@ -437,9 +481,14 @@ pub(crate) fn detect(
         ));
     }
     for (i, (line, cells)) in peeked.iter().enumerate() {
-        let matches: Vec<(Profile, Result<&'static str, ()>)> = all_defs()
-            .filter_map(|d| layout_of(d, cells, true).map(|r| (d.profile, r)))
-            .collect();
+        let mut matches: Vec<(Profile, Result<&'static str, ()>)> = Vec::new();
+        for d in all_defs() {
+            if !matches.iter().any(|(p, _)| *p == d.profile)
+                && let Some(r) = profile_layout(d.profile, cells, true)
+            {
+                matches.push((d.profile, r));
+            }
+        }
         let header = Header::new(*line, cells.clone());
         match matches.as_slice() {
             [] => {}

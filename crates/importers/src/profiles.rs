@@ -12,6 +12,7 @@ pub(crate) mod futures;
 pub(crate) mod generic;
 pub(crate) mod kraken;
 pub(crate) mod kucoin;
+pub(crate) mod legs;
 pub(crate) mod okx;
 pub(crate) mod revolut;
 

@@ -80,9 +80,16 @@ pub(crate) fn cell(record: &ByteRecord, i: usize) -> &str {
         .map_or("", trim)
 }
 
+/// A record with nothing in it, or only the line KuCoin writes into an export without rows
+/// (`No matching records found.`, D-152): neither a row nor an error.
 fn is_blank(record: &ByteRecord) -> bool {
     (0..record.len()).all(|i| cell(record, i).is_empty())
+        || (1..record.len()).all(|i| cell(record, i).is_empty())
+            && cell(record, 0).eq_ignore_ascii_case(NO_RECORDS)
 }
+
+/// KuCoin's sentence in place of the rows of an empty export.
+const NO_RECORDS: &str = "No matching records found.";
 
 /// The longest record read (D-82): a longer one is a file-level error naming its line, and
 /// memory never holds more of it (a 200 MB line, a device of zeros, a quote never closed).

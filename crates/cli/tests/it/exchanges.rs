@@ -189,6 +189,212 @@ fn kucoin_files_import_their_transactions_once() {
             "1 KuCoin 2024-08-01T10:00:00Z TRANSFER_OUT in= out=0.005 BTC fee=0.0005 BTC value= group=",
         ],
     );
+    import_twice(
+        "kucoin/kucoin-deposits-bundle-reordered.csv",
+        &[],
+        "kucoin, layout deposits (detected)",
+        &[
+            "1 KuCoin 2023-12-04T04:21:52Z TRANSFER_IN in=1497 USDT out= fee=0 USDT value= group=",
+            "2 KuCoin 2023-12-05T06:00:00Z TRANSFER_OUT in= out=300 USDT fee=1 USDT value= group=",
+        ],
+    );
+}
+
+#[test]
+fn kucoin_account_histories_import_what_only_they_state_once() {
+    import_twice(
+        "kucoin/kucoin-account-history-funding.csv",
+        &[],
+        "kucoin, layout account-history (detected)",
+        &[
+            "1 KuCoin 2025-01-10T08:00:00Z DEPOSIT in=1000 EUR out= fee=1 EUR value= group=",
+            "2 KuCoin 2025-01-14T05:00:00Z REWARD in=0.5 USDT out= fee= value= group=",
+            "3 KuCoin 2025-01-14T06:00:00Z PROMOTION in=2 USDT out= fee= value= group=",
+            "4 KuCoin 2025-01-14T07:00:00Z PROMOTION in=10 USDT out= fee= value= group=",
+        ],
+    );
+    import_twice(
+        "kucoin/kucoin-account-history-trading.csv",
+        &[],
+        "kucoin, layout account-history (detected)",
+        &[
+            "1 KuCoin 2025-01-11T10:00:01Z PROMOTION in=0.04 USDT out= fee= value= group=",
+            "2 KuCoin 2025-01-12T09:15:02Z SWAP in=518.04 USDT out=0.42830996 BNB fee=0.52 USDT value= group=",
+            "3 KuCoin 2025-01-13T03:00:00Z SWAP in=0.12 KCS out=15.5 DOGE fee= value= group=",
+            "4 KuCoin 2025-01-14T09:55:40Z BUY in=110 USDT out=100 EUR fee= value= group=",
+            "5 KuCoin 2025-01-15T10:00:00Z TRANSFER_OUT in= out=50 USDT fee= value= group=<identity>",
+            "6 KuCoin:earn 2025-01-15T10:00:00Z TRANSFER_IN in=50 USDT out= fee= value= group=<identity>",
+            "7 KuCoin:earn 2025-02-15T10:00:00Z TRANSFER_OUT in= out=50 USDT fee= value= group=<identity>",
+            "8 KuCoin 2025-02-15T10:00:00Z TRANSFER_IN in=50 USDT out= fee= value= group=<identity>",
+            "9 KuCoin 2025-02-15T10:00:00Z REWARD in=0.2 USDT out= fee= value= group=",
+        ],
+    );
+}
+
+#[test]
+fn kucoin_fills_per_fill_or_per_order_and_older_trades_import_once() {
+    import_twice(
+        "kucoin/kucoin-fills-split.csv",
+        &[],
+        "kucoin, layout fills (detected)",
+        &[
+            "1 KuCoin 2025-01-11T11:00:00Z SELL in=190 EUR out=200 USDT fee=0.19 EUR value= group=",
+            "2 KuCoin 2025-01-11T12:00:00Z SWAP in=500 ADA out=200 USDT fee=0.2 USDT value= group=",
+        ],
+    );
+    import_twice(
+        "kucoin/kucoin-filled-orders.csv",
+        &[],
+        "kucoin, layout fills (detected)",
+        &[
+            "1 KuCoin 2025-01-11T11:00:00Z SELL in=190 EUR out=200 USDT fee=0.19 EUR value= group=",
+            "2 KuCoin 2025-01-11T12:00:00Z SWAP in=500 ADA out=200 USDT fee=0.2 USDT value= group=",
+        ],
+    );
+    for (file, layout, expected) in [
+        (
+            "kucoin/kucoin-trades-v4.csv",
+            "trades-v4",
+            &[
+                "1 KuCoin 2019-03-14T07:40:17Z SWAP in=10 KCS out=0.00215 BTC fee=0.00000215 BTC value= group=",
+                "2 KuCoin 2019-03-15T01:02:38Z SWAP in=0.0351 BTC out=1 ETH fee=0.0000351 BTC value= group=",
+            ][..],
+        ),
+        (
+            "kucoin/kucoin-trades-v3.csv",
+            "trades-v3",
+            &[
+                "1 KuCoin 2020-06-08T06:32:41Z SWAP in=0.015 BTC out=145.5025 USDT fee=0.1455025 USDT value= group=",
+                "2 KuCoin 2020-06-09T00:00:00Z SWAP in=245 USDT out=1 ETH fee=0.245 USDT value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-trades-v2.csv",
+            "trades-v2",
+            &[
+                "1 KuCoin 2018-02-03T03:20:00Z SWAP in=10 NEO out=0.052 BTC fee=0.000052 BTC value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-trades-v1.csv",
+            "trades-v1",
+            &["1 KuCoin 2017-11-20T10:00:00Z SWAP in=0.11 ETH out=100 KCS fee= value= group="],
+        ),
+        (
+            "kucoin/kucoin-orders-v1.csv",
+            "orders-v1",
+            &[
+                "1 KuCoin 2021-04-01T02:00:00Z BUY in=0.01 BTC out=500 EUR fee=0.5 EUR value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-deposits-old.csv",
+            "deposits-old",
+            &[
+                "1 KuCoin 2021-02-01T01:30:00Z TRANSFER_IN in=0.8 ETH out= fee=0 ETH value= group=",
+                "2 KuCoin 2021-02-03T02:00:00Z TRANSFER_IN in=250 USDT out= fee=0 USDT value= group=",
+            ],
+        ),
+        (
+            "kucoin/kucoin-withdrawals-old.csv",
+            "withdrawals-old",
+            &["1 KuCoin 2021-03-01T04:00:00Z TRANSFER_OUT in= out=0.5 ETH fee= value= group="],
+        ),
+        (
+            "kucoin/kucoin-movements-old.csv",
+            "movements-old",
+            &[
+                "1 KuCoin 2018-01-10T00:00:00Z TRANSFER_IN in=0.25 BTC out= fee= value= group=",
+                "2 KuCoin 2018-02-10T00:00:00Z TRANSFER_OUT in= out=0.1 BTC fee= value= group=",
+            ],
+        ),
+    ] {
+        import_twice(
+            file,
+            &["--timezone", "Asia/Singapore"],
+            &format!("kucoin, layout {layout} (detected)"),
+            expected,
+        );
+    }
+}
+
+#[test]
+fn a_kucoin_bundle_imported_whole_counts_each_operation_once() {
+    // The account histories state every balance change, the fills, deposit and withdrawal
+    // records state some of them again: the histories' rows of those are counted, not booked.
+    let dir = tempfile::tempdir().unwrap();
+    let ledger = dir.path().join("ledger.sqlite");
+    let mut total = 0;
+    for (file, added, skipped) in [
+        ("kucoin/kucoin-filled-orders.csv", 2, "1 (not-final 1)"),
+        ("kucoin/kucoin-fills-split.csv", 0, "0"),
+        ("kucoin/kucoin-deposits.csv", 1, "1 (pending 1)"),
+        ("kucoin/kucoin-withdrawals.csv", 1, "0"),
+        (
+            "kucoin/kucoin-account-history-funding.csv",
+            4,
+            "4 (internal-movement 2, in-other-file 2)",
+        ),
+        (
+            "kucoin/kucoin-account-history-trading.csv",
+            9,
+            "5 (internal-movement 1, in-other-file 4)",
+        ),
+        ("kucoin/kucoin-deposits-empty.csv", 0, "0"),
+    ] {
+        let path = example(file);
+        let output = run(&ledger, &["import", path.to_str().unwrap()]);
+        assert!(output.status.success(), "{file}: {}", stderr(&output));
+        let report = stdout(&output);
+        assert!(
+            report.contains(&format!("  added         {added} transactions\n")),
+            "{file}: {report}"
+        );
+        assert!(
+            report.contains(&format!("  skipped       {skipped}\n")),
+            "{file}: {report}"
+        );
+        total += added;
+    }
+    assert_eq!(stored_rows(&ledger).len(), total);
+}
+
+#[test]
+fn bybit_funding_asset_changes_and_deposit_generations_import_once() {
+    import_twice(
+        "bybit/bybit-funding-asset-changes.csv",
+        &[],
+        "bybit, layout funding (detected)",
+        &[
+            "1 Bybit 2025-03-01T09:00:00Z TRANSFER_IN in=1000 USDT out= fee= value= group=",
+            "2 Bybit 2025-03-02T00:41:47Z REWARD in=0.103 USDT out= fee= value= group=",
+            "3 Bybit 2025-03-03T10:00:00Z TRANSFER_OUT in= out=50 USDT fee= value= group=<identity>",
+            "4 Bybit:earn 2025-03-03T10:00:00Z TRANSFER_IN in=50 USDT out= fee= value= group=<identity>",
+            "5 Bybit 2025-03-04T00:41:47Z REWARD in=0.00000012 USDT out= fee= value= group=",
+            "6 Bybit 2025-03-05T08:00:00Z TRANSFER_IN in=0.01 BTC out= fee= value= group=",
+            "7 Bybit 2025-03-06T08:16:17Z DEPOSIT in=17.43 EUR out= fee= value= group=",
+            "8 Bybit 2025-03-07T12:00:00Z SWAP in=0.00021 BTC out=20 USDT fee= value= group=",
+            "9 Bybit 2025-03-08T10:00:00Z AIRDROP in=12.5 MNT out= fee= value= group=",
+            "10 Bybit:earn 2025-03-09T10:00:00Z TRANSFER_OUT in= out=50 USDT fee= value= group=<identity>",
+            "11 Bybit 2025-03-09T10:00:00Z TRANSFER_IN in=50 USDT out= fee= value= group=<identity>",
+            "12 Bybit 2025-03-10T19:04:50Z TRANSFER_OUT in= out=0.01 BTC fee= value= group=",
+        ],
+    );
+    import_twice(
+        "bybit/bybit-deposits-withdrawals-v2.csv",
+        &[],
+        "bybit, layout funding (detected)",
+        &[
+            "1 Bybit 2023-04-01T09:00:00Z TRANSFER_IN in=0.5 ETH out= fee= value= group=",
+            "2 Bybit 2023-04-15T09:00:00Z TRANSFER_OUT in= out=100 USDT fee= value= group=",
+        ],
+    );
+    import_twice(
+        "bybit/bybit-deposits-v1.csv",
+        &[],
+        "bybit, layout deposits-v1 (detected)",
+        &["1 Bybit 2021-05-01T10:00:00Z TRANSFER_IN in=500 USDT out= fee= value= group="],
+    );
 }
 
 #[test]

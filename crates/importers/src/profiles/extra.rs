@@ -59,6 +59,69 @@ pub(crate) const DEFS: &[Def] = &[
         exactly_one: false,
     },
     Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V4,
+        forbidden: &[],
+        layouts: &[("trades-v4", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V3,
+        forbidden: &[],
+        layouts: &[("trades-v3", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V2,
+        forbidden: &[],
+        layouts: &[("trades-v2", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::TRADES_V1,
+        forbidden: &["amount_coin"],
+        layouts: &[("trades-v1", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::ORDERS_V1,
+        forbidden: &[],
+        layouts: &[("orders-v1", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::WITHDRAWALS_OLD,
+        forbidden: &["UID"],
+        layouts: &[("withdrawals-old", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::WITHDRAWALS_OLDEST,
+        forbidden: &["UID"],
+        layouts: &[("withdrawals-old", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::DEPOSITS_OLD,
+        forbidden: &["UID", "Wallet Address/Account", "Wallet Address"],
+        layouts: &[("deposits-old", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Kucoin,
+        required: &super::kucoin::MOVEMENTS_OLD,
+        forbidden: &[],
+        layouts: &[("movements-old", &[])],
+        exactly_one: false,
+    },
+    Def {
         profile: Profile::Okx,
         required: &super::okx::REQUIRED,
         forbidden: &[],
@@ -93,6 +156,20 @@ pub(crate) const DEFS: &[Def] = &[
         required: &super::bybit::REQUIRED,
         forbidden: &[],
         layouts: &[("spot", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Bybit,
+        required: &super::bybit::FUNDING,
+        forbidden: &[],
+        layouts: &[("funding", &[])],
+        exactly_one: false,
+    },
+    Def {
+        profile: Profile::Bybit,
+        required: &super::bybit::DEPOSITS_V1,
+        forbidden: &[],
+        layouts: &[("deposits-v1", &[])],
         exactly_one: false,
     },
 ];
@@ -186,7 +263,7 @@ pub(crate) fn read_into(
             super::okx::read_bills_into(ctx, records, account, options, emit);
         }
         Profile::Okx => super::okx::read_into(ctx, records, account, layout, options, emit),
-        Profile::Bybit => super::bybit::read_into(ctx, records, account, options, emit),
+        Profile::Bybit => super::bybit::read_into(ctx, records, account, layout, options, emit),
         _ => {}
     }
 }
@@ -388,4 +465,128 @@ pub(crate) fn utc_offset(text: &str) -> Option<crate::model::Zone> {
         return None;
     }
     crate::values::parse_zone(&format!("{sign}{h:0>2}:{m}"))
+}
+
+/// A time cell `YYYY-MM-DD HH:MM:SS` (or `…T…`, with fractions), placed in the zone the cell
+/// states (`Z`, ` UTC`, `±HH:MM`), else in `zone` (the header's, or `--timezone`);
+/// `timezone-required` when neither states one (no zone is assumed, §1.16).
+pub(crate) fn zoned_instant(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    text: &str,
+    zone: Option<crate::model::Zone>,
+) -> Option<core_domain::Instant> {
+    let Some(stamp) = crate::values::parse_stamp(text, b" T", false, true) else {
+        ctx.err(
+            line,
+            col,
+            "bad-timestamp",
+            format!("\"{text}\" is not a timestamp of the form YYYY-MM-DD HH:MM:SS"),
+        );
+        return None;
+    };
+    if let Some(z) = stamp.zone.or(zone) {
+        ctx.place(line, col, stamp.local, z)
+    } else {
+        ctx.err(
+            line,
+            col,
+            "timezone-required",
+            "these timestamps carry no time zone; pass --timezone".to_owned(),
+        );
+        None
+    }
+}
+
+/// Refuses a recognised export that is not read (a file-level `header-mismatch` naming it and
+/// the export to download instead).
+pub(crate) fn refuse(ctx: &mut Ctx, what: &str, instead: &str) {
+    let f = ctx.header.error(
+        0,
+        "header-mismatch",
+        format!("this is {what}, which is not read; {instead}"),
+    );
+    ctx.findings.push(f);
+}
+
+/// The side a `Deposit`/`Withdrawal` cell states (KuCoin's account history `Side`):
+/// `Some(true)` for money in; `unknown-type` otherwise.
+pub(crate) fn side_word(
+    ctx: &mut Ctx,
+    line: u64,
+    col: Option<usize>,
+    id: &str,
+    word: &str,
+) -> Option<bool> {
+    match word.to_ascii_lowercase().as_str() {
+        "deposit" => Some(true),
+        "withdrawal" => Some(false),
+        _ => {
+            unknown_type(ctx, line, col, id, word);
+            None
+        }
+    }
+}
+
+/// The columns `names` (matched as [`header_matches`] matches), warning once for every other
+/// non-empty column that is not `informative` (§1.3).
+pub(crate) fn columns(
+    ctx: &mut Ctx,
+    names: &[&str],
+    informative: &[&str],
+    profile: Profile,
+) -> Vec<Option<usize>> {
+    let cols: Vec<Option<usize>> = names
+        .iter()
+        .map(|n| ctx.header.cells.iter().position(|c| header_matches(c, n)))
+        .collect();
+    let unknown: Vec<usize> = (0..ctx.header.cells.len())
+        .filter(|i| {
+            let cell = &ctx.header.cells[*i];
+            !cols.contains(&Some(*i))
+                && !cell.is_empty()
+                && !informative.iter().any(|n| header_matches(cell, n))
+        })
+        .collect();
+    pipeline::ignore_unknown(ctx, &unknown, profile);
+    cols
+}
+
+/// Books `d` as a credit of `side` typed `ty`, when the type allows that side (§1.6; the
+/// finding is reported on `col` otherwise).
+pub(crate) fn credit(
+    ctx: &mut Ctx,
+    mut d: Draft,
+    ty: SpotTxType,
+    side: (Asset, Decimal),
+    col: Option<usize>,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
+    d.ty = ty;
+    d.inflow = Some(pipeline::amount(side.0, side.1));
+    if ctx.shape(d.line, (col, col), ty, d.inflow.as_ref(), None) {
+        emit(ctx, d);
+    }
+}
+
+/// A one-row move between `account` and its Earn child `account:earn`: out of the account into
+/// Earn when `into_earn`, back otherwise (KuCoin and Bybit Earn subscriptions, D-150).
+pub(crate) fn earn_move(
+    ctx: &mut Ctx,
+    d: Draft,
+    account: &str,
+    side: (Asset, Decimal),
+    into_earn: bool,
+    emit: &mut dyn FnMut(&mut Ctx, Draft),
+) {
+    let earn = child(account, "earn");
+    let (from, to) = if into_earn {
+        (account.to_owned(), earn)
+    } else {
+        (earn, account.to_owned())
+    };
+    for d in one_row_move(ctx, d, side, from, to) {
+        emit(ctx, d);
+    }
 }

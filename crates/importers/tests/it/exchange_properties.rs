@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use crate::data;
 
 /// The fixtures of the further exchanges.
-const FIXTURES: [&str; 18] = [
+const FIXTURES: [&str; 34] = [
     "cryptocom-app/cryptocom-2025.csv",
     "cryptocom-app/cryptocom-2021-v1.csv",
     "revolut-crypto/revolut-crypto.csv",
@@ -27,10 +27,26 @@ const FIXTURES: [&str; 18] = [
     "okx/okx-bills.csv",
     "bybit/bybit-spot-statement.csv",
     "bybit/bybit-spot-orderhistory.csv",
+    "kucoin/kucoin-account-history-funding.csv",
+    "kucoin/kucoin-account-history-trading.csv",
+    "kucoin/kucoin-fills-split.csv",
+    "kucoin/kucoin-trades-v4.csv",
+    "kucoin/kucoin-trades-v3.csv",
+    "kucoin/kucoin-trades-v2.csv",
+    "kucoin/kucoin-trades-v1.csv",
+    "kucoin/kucoin-orders-v1.csv",
+    "kucoin/kucoin-deposits-empty.csv",
+    "kucoin/kucoin-deposits-old.csv",
+    "kucoin/kucoin-withdrawals-old.csv",
+    "kucoin/kucoin-movements-old.csv",
+    "kucoin/kucoin-deposits-bundle-reordered.csv",
+    "bybit/bybit-funding-asset-changes.csv",
+    "bybit/bybit-deposits-withdrawals-v2.csv",
+    "bybit/bybit-deposits-v1.csv",
 ];
 
 /// Cells that real exports contain, or nearly.
-const NOISE: [&str; 31] = [
+const NOISE: [&str; 38] = [
     "",
     "0",
     "-0.5",
@@ -59,9 +75,16 @@ const NOISE: [&str; 31] = [
     "EXCHANGE",
     "REVERTED",
     "CARD_PAYMENT",
-    "Convert",
     "2019-05-10 14:03:22 CST",
     "172 USDT",
+    "Withdrawal",
+    "Convert Market",
+    "Transfer",
+    "KuCoin Earn Locked",
+    "Convert",
+    "1.2E-7",
+    "No matching records found.",
+    "2019-03-14T15:40:17.000Z",
 ];
 
 fn options(zone: bool) -> ImportOptions {
