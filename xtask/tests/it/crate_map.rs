@@ -15,7 +15,8 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
         "ledger-sqlite",
         &["use-cases", "core-domain", "shared-types"],
     ),
-    ("importers", &["core-domain", "shared-types"]),
+    // use-cases for the write port's record types (`importers::records`, D-166).
+    ("importers", &["use-cases", "core-domain", "shared-types"]),
     // The network adapter of `cartera sync`: bytes in, closes out; the cli stores them.
     ("providers", &[]),
     ("ai-tools", &["use-cases", "shared-types"]),
