@@ -1,0 +1,5 @@
+//! Integration tests of the facade: the typed errors, and one ledger answered from many threads.
+
+mod demo;
+mod errors;
+mod threads;
