@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo run --release -p cli -- bench run --sizes 100k --only report   # builds the 100k ledger
-//! cargo bench -p cartera --bench facade_overhead -- target/bench/data/100k-s1/ledger.sqlite 2025
+//! cargo bench -p cartera --bench facade_overhead -- target/bench/data/100k-s1/ledger.sqlite 2025 21
 //! ```
 //!
 //! Each sample opens the ledger read-only and asks for the report twice: `cold` (the derived
@@ -18,6 +18,7 @@ use use_cases::ports::{ClockInstant, FixedClock};
 use use_cases::queries::{LedgerQueries, ReadUseCases, TaxReportRequest};
 
 const NOW: &str = "2026-06-30T12:00:00Z";
+/// Pairs of samples unless the third argument says otherwise.
 const SAMPLES: usize = 9;
 
 fn direct(path: &str, year: i32) -> (Duration, Duration, String) {
@@ -57,24 +58,27 @@ fn median(samples: &mut [Duration]) -> f64 {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; the other arguments are the ledger and the year.
+    // `cargo bench` passes `--bench`; the other arguments are the ledger, the year and the pairs.
     let args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|arg| !arg.starts_with("--"))
         .collect();
     let Some(path) = args.first() else {
-        println!("usage: facade_overhead LEDGER [YEAR]; no ledger given, nothing measured");
+        println!("usage: facade_overhead LEDGER [YEAR [PAIRS]]; no ledger given, nothing measured");
         return;
     };
     let year = args
         .get(1)
         .map_or(2025, |text| text.parse().expect("a year"));
+    let samples = args
+        .get(2)
+        .map_or(SAMPLES, |text| text.parse().expect("a count"));
     // One of each first: the OS file cache is warm for both sides.
     let (_, _, expected) = direct(path, year);
     assert_eq!(facade(path, year).2, expected, "the two paths disagree");
     let (mut direct_cold, mut direct_warm) = (Vec::new(), Vec::new());
     let (mut facade_cold, mut facade_warm) = (Vec::new(), Vec::new());
-    for sample in 0..SAMPLES {
+    for sample in 0..samples {
         // A B, then B A: neither side always runs first.
         let order: [bool; 2] = if sample % 2 == 0 {
             [true, false]
@@ -97,7 +101,14 @@ fn main() {
             warms.push(warm);
         }
     }
-    println!("IRPF {year} report of {path}, median of {SAMPLES} interleaved samples (ms):");
+    // Each pair ran back to back: the ratio of a pair cancels the load both sides saw.
+    let mut ratios: Vec<f64> = facade_cold
+        .iter()
+        .zip(&direct_cold)
+        .map(|(facade, direct)| facade.as_secs_f64() / direct.as_secs_f64())
+        .collect();
+    ratios.sort_by(f64::total_cmp);
+    println!("IRPF {year} report of {path}, median of {samples} interleaved samples (ms):");
     println!(
         "  cold (open + derived state + report): direct {:.1}, facade {:.1}",
         median(&mut direct_cold),
@@ -120,5 +131,11 @@ fn main() {
         "  cold range: direct {}, facade {}",
         spread(&direct_cold),
         spread(&facade_cold)
+    );
+    println!(
+        "  cold facade / direct, per pair: median {:.3} (range {:.3}–{:.3})",
+        ratios[ratios.len() / 2],
+        ratios[0],
+        ratios[ratios.len() - 1]
     );
 }
