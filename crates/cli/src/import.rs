@@ -7,14 +7,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use clap::Args;
-use core_domain::TxType;
-use core_domain::ledger::Fee;
-use importers::{FuturesRecord, ImportOptions, ImportResult, Profile, Transaction, Zone};
-use sha2::{Digest, Sha256};
-use use_cases::ports::{
-    ImportBatch, LedgerRead, LedgerWrite, NewFuturesRecord, NewImportLog, NewSpotRecord, RecordRef,
-    WriteMode,
-};
+use importers::{ImportOptions, ImportResult, Profile, Zone};
+use use_cases::ports::{ImportBatch, LedgerRead, LedgerWrite, NewImportLog, RecordRef, WriteMode};
 
 use crate::report::{FileReport, FileResult, FindingOut, RowCounts, SkipCount};
 use crate::{Outcome, UsageError, ledger_path};
@@ -60,10 +54,7 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
     let mut options = options(args)?;
     let mut store = ledger_path::open_for_write(ledger)?;
     // The setting's entries come after --map's, which therefore win.
-    add_entries(
-        &mut options,
-        use_cases::queries::settings::label_map(&*store)?,
-    );
+    options.add_map_entries(use_cases::queries::settings::label_map(&*store)?);
     let mut reports = Vec::with_capacity(args.files.len());
     for file in &args.files {
         let mut report = import_one(&mut store, file, &options, args);
@@ -71,17 +62,6 @@ pub(crate) fn run(ledger: Option<&Path>, json: bool, args: &ImportArgs) -> Resul
         reports.push(report);
     }
     crate::report::print_all(&reports, json)
-}
-
-/// Adds map entries after those already in `options` (the first entry naming a label or an
-/// account wins).
-fn add_entries(options: &mut ImportOptions, entries: Vec<shared_types::MapEntry>) {
-    for entry in entries {
-        match entry {
-            shared_types::MapEntry::Label(m) => options.label_map.push(m),
-            shared_types::MapEntry::Account(m) => options.account_map.push(m),
-        }
-    }
 }
 
 pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
@@ -109,7 +89,7 @@ pub(crate) fn options(args: &ImportArgs) -> Result<ImportOptions> {
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
-    add_entries(&mut options, entries);
+    options.add_map_entries(entries);
     if let Some(account) = &options.account
         && account.trim().is_empty()
     {
@@ -556,63 +536,7 @@ pub(crate) fn write_mode(dry_run: bool) -> WriteMode {
     }
 }
 
-fn non_empty(text: String) -> Option<String> {
-    Some(text).filter(|t| !t.is_empty())
-}
-
-pub(crate) fn spot_record(transaction: Transaction, dedupe_by_content_key: bool) -> NewSpotRecord {
-    NewSpotRecord {
-        account: transaction.account,
-        row_key: transaction.identity,
-        content_key: non_empty(transaction.content_key),
-        dedupe_by_content_key,
-        tx_type: TxType::Spot(transaction.tx_type),
-        instant: transaction.timestamp,
-        inflow: transaction.inflow,
-        outflow: transaction.outflow,
-        fee: transaction.fee,
-        stated_value: transaction.fiat_value,
-        stated_price: None,
-        stated_fee_value: None,
-        transfer_group_id: transaction.group_id,
-        source_ref: non_empty(transaction.source_ref),
-        note: non_empty(transaction.note),
-        source_lines: transaction.lines,
-    }
-}
-
-pub(crate) fn futures_record(record: FuturesRecord) -> NewFuturesRecord {
-    NewFuturesRecord {
-        account: record.account,
-        row_key: record.identity,
-        content_key: None,
-        kind: record.kind,
-        contract: record.contract,
-        instant: record.timestamp,
-        settlement_asset: record.settlement_asset,
-        realized_pnl: record.realized_pnl,
-        funding: record.funding_amount,
-        fee: match (record.fee_asset, record.fee_amount) {
-            (Some(asset), Some(quantity)) => Some(Fee { asset, quantity }),
-            _ => None,
-        },
-        trade_price: record.trade_price,
-        source_ref: non_empty(record.source_ref),
-        note: non_empty(record.note),
-        source_lines: vec![record.line],
-    }
-}
-
-/// Lowercase hex SHA-256 of the file bytes, for the import log.
-pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    Sha256::digest(bytes)
-        .iter()
-        .fold(String::with_capacity(64), |mut hex, b| {
-            let _ = write!(hex, "{b:02x}");
-            hex
-        })
-}
+pub(crate) use importers::records::{futures_record, sha256_hex, spot_record};
 
 /// A spinner on stderr for large files when stderr is a terminal; otherwise nothing.
 pub(crate) struct Progress(Option<indicatif::ProgressBar>);

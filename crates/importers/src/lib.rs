@@ -29,6 +29,7 @@ mod workbook;
 
 pub mod prices;
 pub mod rates;
+pub mod records;
 
 pub use model::{
     Finding, FormatInfo, FuturesRecord, ImportOptions, ImportResult, Level, Profile, SkipReason,

@@ -268,6 +268,19 @@ pub struct ImportOptions {
     pub account_map: Vec<shared_types::AccountMapping>,
 }
 
+impl ImportOptions {
+    /// Adds map entries after those already here: the first entry naming a label or an
+    /// account wins, so `--map` entries added first override the stored setting.
+    pub fn add_map_entries(&mut self, entries: impl IntoIterator<Item = shared_types::MapEntry>) {
+        for entry in entries {
+            match entry {
+                shared_types::MapEntry::Label(m) => self.label_map.push(m),
+                shared_types::MapEntry::Account(m) => self.account_map.push(m),
+            }
+        }
+    }
+}
+
 /// Profile and layout of a read file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FormatInfo {

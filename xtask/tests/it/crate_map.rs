@@ -15,7 +15,8 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
         "ledger-sqlite",
         &["use-cases", "core-domain", "shared-types"],
     ),
-    ("importers", &["core-domain", "shared-types"]),
+    // use-cases for the write port's record types (`importers::records`, D-166).
+    ("importers", &["use-cases", "core-domain", "shared-types"]),
     // The network adapter of `cartera sync`: bytes in, closes out; the cli stores them.
     ("providers", &[]),
     ("ai-tools", &["use-cases", "shared-types"]),
@@ -35,6 +36,20 @@ pub(crate) const CRATE_MAP: &[(&str, &[&str])] = &[
             "advisor",
         ],
     ),
+    // The library facade: a composition root like `cli`, without the network (`providers`) and
+    // the agent (`advisor`), and without a terminal (D-165).
+    (
+        "cartera",
+        &[
+            "shared-types",
+            "core-domain",
+            "use-cases",
+            "ledger-sqlite",
+            "importers",
+            "ai-tools",
+            "mcp",
+        ],
+    ),
     // Repository tooling reads files and `cargo metadata`, never the product's crates.
     ("xtask", &[]),
 ];
@@ -48,6 +63,11 @@ const DEV_ONLY_EDGES: &[(&str, &[&str])] = &[];
 /// Adapters implement ports; they are never depended on by the layers that define the ports.
 const ADAPTERS: &[&str] = &["ledger-sqlite", "importers", "providers"];
 const PORT_LAYERS: &[&str] = &["core-domain", "use-cases"];
+
+/// Composition roots wire adapters to use cases for a user: the binary and the library facade.
+/// They are the top of the layering: no workspace crate depends on them, so neither can become
+/// a layer the others route through (D-165).
+const COMPOSITION_ROOTS: &[&str] = &["cli", "cartera"];
 
 /// External crates that only some workspace packages may name directly (any dependency kind),
 /// with the reason printed on failure.
@@ -81,6 +101,7 @@ const DIRECT_DEPENDENCY_ALLOW_LISTS: &[(&str, &[&str], &str)] = &[
             "mcp",
             "advisor",
             "cli",
+            "cartera",
         ],
         "core-domain derives no serde traits: the serialization boundary is shared-types",
     ),
@@ -176,6 +197,27 @@ pub(crate) fn adapter_edges(packages: &[Package]) -> Vec<String> {
     violations
 }
 
+/// Edges into a composition root, of any kind.
+pub(crate) fn edges_into_composition_roots(packages: &[Package]) -> Vec<String> {
+    let mut violations = Vec::new();
+    for package in packages {
+        for dependency in &package.dependencies {
+            if COMPOSITION_ROOTS.contains(&dependency.name.as_str())
+                && dependency.name != package.name
+            {
+                violations.push(format!(
+                    "{} -> {} ({}): composition roots are the top layer; move what is shared \
+                     into a library below them",
+                    package.name,
+                    dependency.name,
+                    dependency.kind.label()
+                ));
+            }
+        }
+    }
+    violations
+}
+
 /// Direct dependencies on allow-listed external crates from packages not on the list.
 pub(crate) fn banned_direct_dependencies(packages: &[Package]) -> Vec<String> {
     let mut violations = Vec::new();
@@ -241,6 +283,14 @@ fn port_layers_never_depend_on_adapters() {
 }
 
 #[test]
+fn nothing_depends_on_a_composition_root() {
+    assert_clean(
+        "cli and cartera (the library facade) are depended on by no workspace crate",
+        &edges_into_composition_roots(packages()),
+    );
+}
+
+#[test]
 fn restricted_external_crates_are_direct_dependencies_only_where_allowed() {
     assert_clean(
         "anyhow, rust_decimal and serde are direct dependencies only of the crates listed",
@@ -276,7 +326,8 @@ mod checker {
     //! The checks above must catch what they claim to catch.
 
     use super::{
-        adapter_edges, banned_direct_dependencies, forbidden_edges, unlisted_dependencies,
+        adapter_edges, banned_direct_dependencies, edges_into_composition_roots, forbidden_edges,
+        unlisted_dependencies,
     };
     use crate::workspace::{DepKind, Dependency, Package};
 
@@ -381,6 +432,24 @@ mod checker {
             &[
                 "ai-tools -> regex: ai-tools's dependencies are limited to [use-cases, shared-types, \
                serde, serde_json]",
+            ],
+        );
+    }
+
+    #[test]
+    fn an_edge_into_the_binary_or_the_facade_is_reported() {
+        let workspace = [
+            package("cartera", &[("cli", DepKind::Dev)]),
+            package("mcp", &[("cartera", DepKind::Normal)]),
+            package("cli", &[("use-cases", DepKind::Normal)]),
+        ];
+        check(
+            &edges_into_composition_roots(&workspace),
+            &[
+                "cartera -> cli (dev-dependency): composition roots are the top layer; move \
+                 what is shared into a library below them",
+                "mcp -> cartera (dependency): composition roots are the top layer; move what is \
+                 shared into a library below them",
             ],
         );
     }

@@ -8,6 +8,7 @@
 
 mod crate_map;
 mod docs;
+mod facade;
 mod manifests;
 mod scans;
 mod test_layout;

@@ -328,6 +328,12 @@ const REQUIRED_ROOT_LINTS: &[(&str, &str, &[&str], &str)] = &[
         FAILING_LEVELS,
         "the wire contracts are documented item by item",
     ),
+    (
+        "cartera",
+        "missing_docs",
+        FAILING_LEVELS,
+        "the library facade's rustdoc is its manual: every public item is documented",
+    ),
     // ai-tools panic safety (tools.md §5).
     (
         "ai-tools",
