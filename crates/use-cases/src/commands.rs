@@ -20,17 +20,6 @@ fn invalid(field: &str, reason: impl Into<String>) -> UseCaseError {
     }
 }
 
-/// Parses a setting key as users write it.
-pub fn parse_setting_key(text: &str) -> UseCaseResult<SettingKey> {
-    SettingKey::parse(text).ok_or_else(|| {
-        let keys: Vec<&str> = SettingKey::ALL.iter().map(|k| k.as_str()).collect();
-        invalid(
-            "key",
-            format!("{text:?} is not a setting; known keys: {}", keys.join(", ")),
-        )
-    })
-}
-
 fn setting_invalid(key: SettingKey, reason: String) -> UseCaseError {
     UseCaseError::InvalidSetting {
         key: key.as_str().to_owned(),
