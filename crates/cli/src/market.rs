@@ -301,15 +301,7 @@ fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
     match crate::import::read_input(file) {
         Ok(bytes) => Some(bytes),
         Err(error) => {
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "file-unreadable",
-                line: 1,
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("cannot read the file: {error}"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_unreadable(&error);
             None
         }
     }
@@ -327,15 +319,7 @@ fn settle(
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "store-error",
-                line: 1,
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("the ledger could not be written ({error}); nothing was imported"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_store_error(1, &error);
             return;
         }
     };
