@@ -477,30 +477,8 @@ fn d15_shock_concentration_ranking_downsampling() {
 fn d5_holdings_with_custody() {
     use core_domain::custody::allocate;
     use core_domain::holdings::{account_holdings, pieces, summarize_custody_locations};
-    use core_domain::testkit::{transfer_in, transfer_out};
 
-    let ledger = Ledger::new()
-        .row(
-            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("30000", "EUR"),
-        )
-        .row(
-            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
-                .outflow("0.5", "BTC")
-                .fee("0.0001", "BTC"),
-        )
-        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
-        .row(
-            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
-                .inflow("48000", "EUR")
-                .outflow("1.2", "BTC"),
-        )
+    let ledger = core_domain::testkit::examples::d5()
         .price("2023-03-10", "BTC", "35000", "EUR")
         .price("2023-04-10", "BTC", "40000", "EUR");
     let outcome = ledger.run();
