@@ -277,6 +277,29 @@ pub fn d14() -> Ledger {
         )
 }
 
+/// The daily EUR closes of D-14 as `(date, symbol, close)`: BTC and ETH from 2024-01-01 to
+/// 2024-01-06, ETH without a close on the 5th.
+pub fn d14_closes() -> Vec<(String, &'static str, &'static str)> {
+    let btc = ["40000", "42000", "41000", "43000", "42000", "44100"].map(Some);
+    let eth = [
+        Some("2000"),
+        Some("2050"),
+        Some("2100"),
+        Some("2000"),
+        None,
+        Some("2200"),
+    ];
+    let mut out = Vec::new();
+    for (symbol, closes) in [("BTC", btc), ("ETH", eth)] {
+        for (day, close) in (1..=6).zip(closes) {
+            if let Some(close) = close {
+                out.push((format!("2024-01-{day:02}"), symbol, close));
+            }
+        }
+    }
+    out
+}
+
 /// `irpf.md` I-6: rows f1–f9, an incomplete 2023 and a complete 2024 (no prices).
 pub fn i6() -> Ledger {
     Ledger::new()

@@ -42,44 +42,11 @@ fn ctx<'a>(outcome: &'a Outcome, market: &'a Market, as_of: &str) -> AnalyticsCo
     }
 }
 
-fn closes(mut ledger: Ledger, symbol: &str, first: &str, values: &[Option<&str>]) -> Ledger {
-    let mut day = date(first);
-    for value in values {
-        if let Some(value) = value {
-            ledger = ledger.price(&day.to_string(), symbol, value, "EUR");
-        }
-        day = day.succ_opt().unwrap();
-    }
-    ledger
-}
-
 fn d14_ledger() -> Ledger {
-    let ledger = core_domain::testkit::examples::d14();
-    let ledger = closes(
-        ledger,
-        "BTC",
-        "2024-01-01",
-        &[
-            Some("40000"),
-            Some("42000"),
-            Some("41000"),
-            Some("43000"),
-            Some("42000"),
-            Some("44100"),
-        ],
-    );
-    closes(
-        ledger,
-        "ETH",
-        "2024-01-01",
-        &[
-            Some("2000"),
-            Some("2050"),
-            Some("2100"),
-            Some("2000"),
-            None,
-            Some("2200"),
-        ],
+    let examples = core_domain::testkit::examples::d14_closes();
+    examples.into_iter().fold(
+        core_domain::testkit::examples::d14(),
+        |ledger, (day, symbol, close)| ledger.price(&day, symbol, close, "EUR"),
     )
 }
 

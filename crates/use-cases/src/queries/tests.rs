@@ -127,45 +127,13 @@ fn d1_summary_valued_and_lots() {
     assert_eq!(history.total_pages, 1);
 }
 
-fn closes(mut fake: Fake, symbol: &str, first: &str, values: &[Option<&str>]) -> Fake {
-    let mut day = date(first);
-    for value in values {
-        if let Some(value) = value {
-            fake = fake.price(&day.to_string(), symbol, value, "EUR");
-        }
-        day = day.succ_opt().unwrap();
-    }
-    fake
-}
-
 fn d14() -> Fake {
     let ledger = core_domain::testkit::examples::d14();
-    let fake = closes(
-        Fake::new(&ledger),
-        "BTC",
-        "2024-01-01",
-        &[
-            Some("40000"),
-            Some("42000"),
-            Some("41000"),
-            Some("43000"),
-            Some("42000"),
-            Some("44100"),
-        ],
-    );
-    closes(
-        fake,
-        "ETH",
-        "2024-01-01",
-        &[
-            Some("2000"),
-            Some("2050"),
-            Some("2100"),
-            Some("2000"),
-            None,
-            Some("2200"),
-        ],
-    )
+    core_domain::testkit::examples::d14_closes()
+        .into_iter()
+        .fold(Fake::new(&ledger), |fake, (day, symbol, close)| {
+            fake.price(&day, symbol, close, "EUR")
+        })
 }
 
 const D14_T: &str = "2024-01-06T18:00:00Z";
