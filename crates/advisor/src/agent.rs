@@ -168,15 +168,6 @@ impl Agent {
         &self.url
     }
 
-    /// The names of the tools offered to the model, in canonical order.
-    pub fn tool_names(&self) -> Vec<String> {
-        self.definitions
-            .iter()
-            .filter_map(|tool| tool.get("name").and_then(Value::as_str))
-            .map(str::to_owned)
-            .collect()
-    }
-
     /// Runs one turn: `question` after `history`. The history is not changed; on success the
     /// caller appends [`Turn::messages`], so a cancelled or failed turn leaves no trace.
     pub fn ask(

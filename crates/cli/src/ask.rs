@@ -11,13 +11,13 @@ use std::sync::{Arc, mpsc};
 use std::time::Duration;
 
 use advisor::{AdvisorError, Agent, AgentConfig, Api, HostTools, Observer, Turn};
-use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, RequestContext, ToolHost};
+use ai_tools::{CacheConfig, Locale, Profile, RequestContext, ToolHost};
 use anyhow::Result;
 use clap::{Args, ValueEnum};
 use serde_json::{Value, json};
 use shared_types::ToolName;
 use use_cases::ports::{Clock, fiscal_year_of};
-use use_cases::queries::{LedgerQueries, ReadUseCases};
+use use_cases::queries::ReadUseCases;
 
 use crate::conversations::{Conversation, Store, title_of};
 use crate::output::{diag, out, outln};
@@ -158,8 +158,9 @@ fn open_session(ledger: Option<&Path>, args: &ModelArgs) -> Result<Session> {
         return usage("--context-window applies only to --profile local".to_owned());
     }
     let clock = CliClock::from_env()?;
-    let (path, store) = crate::session::open_read_only(ledger)?;
-    let queries: Arc<dyn ReadUseCases> = Arc::new(LedgerQueries::new(store, clock));
+    let ledger = crate::session::open_for_tools(ledger, clock)?;
+    let path = ledger.path;
+    let queries: Arc<dyn ReadUseCases> = ledger.queries;
     let endpoint = args
         .endpoint
         .clone()
@@ -195,13 +196,10 @@ fn open_session(ledger: Option<&Path>, args: &ModelArgs) -> Result<Session> {
         None => Api::from_url(&endpoint),
     };
     let profile = choose_profile(args, advisor::is_private_endpoint(&endpoint))?;
-    let base_currency = string_setting(queries.as_ref(), "display_currency")
-        .and_then(|code| CurrencyCode::parse(&code).ok())
-        .unwrap_or(CurrencyCode::EUR);
     let ctx = RequestContext {
-        tenant: crate::tools::tenant_of(&path)?,
+        tenant: ledger.tenant,
         locale,
-        base_currency,
+        base_currency: ledger.display_currency,
     };
     let year = fiscal_year_of(clock.now());
     let host = ToolHost::new(

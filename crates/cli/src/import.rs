@@ -149,15 +149,7 @@ fn import_one(
         Ok(bytes) => import_batch(store, &name, &bytes, options, args),
         Err(error) => {
             let mut report = FileReport::new(&name, "transactions");
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "file-unreadable",
-                line: 1,
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("cannot read the file: {error}"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_unreadable(&error);
             report
         }
     }
@@ -227,15 +219,7 @@ fn import_batch(
         Ok(outcome) => outcome,
         Err(error) => {
             progress.finish();
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "store-error",
-                line: result.header_line.unwrap_or(1),
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("the ledger could not be written ({error}); nothing was imported"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_store_error(result.header_line.unwrap_or(1), &error);
             return report;
         }
     };

@@ -130,16 +130,9 @@ pub(crate) fn import_rates(
     report.format = Some("ecb".to_owned());
     let progress = Progress::start(name, bytes);
     let parsed = importers::rates::parse_ecb(bytes);
-    report.rows_read = parsed.rows_read;
-    report.invalid_rows = parsed.invalid_rows;
-    report.findings = parsed
-        .findings
-        .iter()
-        .map(FindingOut::from_importer)
-        .collect();
-    if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
-        progress.finish();
-        report.finish(FileResult::Rejected);
+    let refused = parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid);
+    let counts = (parsed.rows_read, parsed.invalid_rows);
+    if read_into(&mut report, &progress, counts, &parsed.findings, refused) {
         return report;
     }
     let mut rows = Vec::with_capacity(parsed.rates.len());
@@ -230,16 +223,9 @@ pub(crate) fn import_prices(
     let progress = Progress::start(name, bytes);
     let mut parsed = importers::prices::parse(file_name, bytes, options);
     report.format = parsed.format.map(|f| f.id().to_owned());
-    report.rows_read = parsed.rows_read;
-    report.invalid_rows = parsed.invalid_rows;
-    report.findings = parsed
-        .findings
-        .iter()
-        .map(FindingOut::from_importer)
-        .collect();
-    if parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid) {
-        progress.finish();
-        report.finish(FileResult::Rejected);
+    let refused = parsed.file_rejected() || (parsed.has_errors() && !args.skip_invalid);
+    let counts = (parsed.rows_read, parsed.invalid_rows);
+    if read_into(&mut report, &progress, counts, &parsed.findings, refused) {
         return report;
     }
     let mut options_used = Vec::new();
@@ -297,19 +283,31 @@ pub(crate) fn import_prices(
     report
 }
 
+/// A rate or price file's read into its report: the counts and every finding. When `refused`
+/// (a file-level error, or a row error without `--skip-invalid`) the report ends rejected and
+/// nothing of the file is written; returns `refused`.
+fn read_into(
+    report: &mut FileReport,
+    progress: &Progress,
+    (rows_read, invalid_rows): (u64, u64),
+    findings: &[importers::Finding],
+    refused: bool,
+) -> bool {
+    report.rows_read = rows_read;
+    report.invalid_rows = invalid_rows;
+    report.findings = findings.iter().map(FindingOut::from_importer).collect();
+    if refused {
+        progress.finish();
+        report.finish(FileResult::Rejected);
+    }
+    refused
+}
+
 fn read(file: &Path, report: &mut FileReport) -> Option<Vec<u8>> {
     match crate::import::read_input(file) {
         Ok(bytes) => Some(bytes),
         Err(error) => {
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "file-unreadable",
-                line: 1,
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("cannot read the file: {error}"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_unreadable(&error);
             None
         }
     }
@@ -327,15 +325,7 @@ fn settle(
     let outcome = match outcome {
         Ok(outcome) => outcome,
         Err(error) => {
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "store-error",
-                line: 1,
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("the ledger could not be written ({error}); nothing was imported"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_store_error(1, &error);
             return;
         }
     };

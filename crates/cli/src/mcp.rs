@@ -6,11 +6,9 @@ use std::io::{self, Write};
 use std::path::Path;
 use std::sync::Arc;
 
-use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, TenantId, ToolHost};
+use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, ToolHost};
 use anyhow::Result;
 use clap::Args;
-use use_cases::ports::{SettingKey, SettingsStore};
-use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::session::{CliClock, fail};
 use crate::{Outcome, UsageError};
@@ -90,24 +88,6 @@ fn profile(args: &McpArgs) -> Result<Profile> {
     }
 }
 
-/// `"ledger:"` + lower-hex SHA-256 of the canonical absolute ledger path.
-fn tenant(path: &Path) -> Result<TenantId> {
-    let canonical = match std::fs::canonicalize(path) {
-        Ok(canonical) => canonical,
-        Err(error) => {
-            return fail(format!(
-                "cannot resolve the ledger path {}: {error}",
-                path.display()
-            ));
-        }
-    };
-    let digest = crate::import::sha256_hex(canonical.as_os_str().as_encoded_bytes());
-    match TenantId::new(format!("ledger:{digest}")) {
-        Ok(tenant) => Ok(tenant),
-        Err(error) => fail(format!("cannot name the ledger: {error}")),
-    }
-}
-
 pub(crate) fn run(explicit: Option<&Path>, args: &McpArgs) -> Result<Outcome> {
     // Flags first: a usage error never touches the ledger.
     let profile = profile(args)?;
@@ -126,32 +106,11 @@ pub(crate) fn run(explicit: Option<&Path>, args: &McpArgs) -> Result<Outcome> {
     };
     let clock = CliClock::from_env()?;
 
-    let (path, store) = crate::session::open_read_only(explicit)?;
-    let base_currency = match explicit_currency {
-        Some(currency) => currency,
-        None => match store.setting(SettingKey::DisplayCurrency) {
-            Ok(stored) => stored
-                .and_then(|text| serde_json::from_str::<String>(&text).ok())
-                .and_then(|code| CurrencyCode::parse(&code).ok())
-                .unwrap_or(CurrencyCode::EUR),
-            Err(error) => {
-                return fail(format!(
-                    "cannot read the ledger {}: {error}",
-                    path.display()
-                ));
-            }
-        },
-    };
-    let tenant = tenant(&path)?;
-    let queries = LedgerQueries::new(store, clock);
-    if let Err(error) = queries.get_ledger_version() {
-        return fail(format!(
-            "cannot read the ledger {}: {error}",
-            path.display()
-        ));
-    }
+    let ledger = crate::session::open_for_tools(explicit, clock)?;
+    let base_currency = explicit_currency.unwrap_or(ledger.display_currency);
+    let path = ledger.path;
     let host = ToolHost::new(
-        Arc::new(queries),
+        ledger.queries,
         profile,
         CacheConfig::default(),
         Arc::new(clock),
@@ -162,7 +121,7 @@ pub(crate) fn run(explicit: Option<&Path>, args: &McpArgs) -> Result<Outcome> {
         ::mcp::ServerConfig {
             name: "cartera",
             version: version.to_owned(),
-            tenant,
+            tenant: ledger.tenant,
             locale,
             base_currency,
         },

@@ -126,6 +126,32 @@ impl FileReport {
         }
     }
 
+    /// The file could not be read: one finding, and nothing of it is written.
+    pub(crate) fn reject_unreadable(&mut self, error: &std::io::Error) {
+        self.findings.push(FindingOut {
+            level: "error",
+            code: "file-unreadable",
+            line: 1,
+            column: 1,
+            header: "-".to_owned(),
+            message: format!("cannot read the file: {error}"),
+        });
+        self.finish(FileResult::Rejected);
+    }
+
+    /// The ledger refused the write: one finding at `line`, and nothing of the file is written.
+    pub(crate) fn reject_store_error(&mut self, line: u64, error: &dyn std::fmt::Display) {
+        self.findings.push(FindingOut {
+            level: "error",
+            code: "store-error",
+            line,
+            column: 1,
+            header: "-".to_owned(),
+            message: format!("the ledger could not be written ({error}); nothing was imported"),
+        });
+        self.finish(FileResult::Rejected);
+    }
+
     pub(crate) fn finish(&mut self, outcome: FileResult) {
         self.findings.sort_by_key(|f| (f.line, f.column));
         self.warnings = self

@@ -692,93 +692,47 @@ fn run_compare(ledger: Option<&Path>, json: bool, year_a: i32, year_b: i32) -> R
 
 /// The sixteen summary fields with their labels, in `irpf.md` §7.1 order.
 pub(crate) fn summary_fields(summary: &TaxSummary) -> [(&'static str, Option<&String>); 16] {
+    let mut values = summary.values().into_iter();
     [
-        (
-            t("capital gains", "ganancias patrimoniales"),
-            Some(&summary.capital_gains),
+        t("capital gains", "ganancias patrimoniales"),
+        t("capital losses", "pérdidas patrimoniales"),
+        t(
+            "savings base yields (staking, lending)",
+            "rendimientos del ahorro (staking, préstamos)",
         ),
-        (
-            t("capital losses", "pérdidas patrimoniales"),
-            Some(&summary.capital_losses),
+        t("general base airdrops", "airdrops (base general)"),
+        t("net patrimonial result", "resultado patrimonial neto"),
+        t("estimated IRPF", "IRPF estimado"),
+        t(
+            "savings transmission balance",
+            "saldo de transmisiones (ahorro)",
         ),
-        (
-            t(
-                "savings base yields (staking, lending)",
-                "rendimientos del ahorro (staking, préstamos)",
-            ),
-            Some(&summary.savings_base_yields),
+        t(
+            "general short-term balance",
+            "saldo a corto plazo (base general)",
         ),
-        (
-            t("general base airdrops", "airdrops (base general)"),
-            Some(&summary.general_base_airdrops),
+        t(
+            "current-year cross-compensation",
+            "compensación cruzada del ejercicio",
         ),
-        (
-            t("net patrimonial result", "resultado patrimonial neto"),
-            Some(&summary.net_patrimonial_result),
+        t("carry-forward used", "pérdidas anteriores aplicadas"),
+        t(
+            "savings base after compensation",
+            "base del ahorro tras compensar",
         ),
-        (
-            t("estimated IRPF", "IRPF estimado"),
-            summary.estimated_irpf.as_ref(),
+        t(
+            "general gains after compensation",
+            "ganancias generales tras compensar",
         ),
-        (
-            t(
-                "savings transmission balance",
-                "saldo de transmisiones (ahorro)",
-            ),
-            Some(&summary.savings_transmission_balance),
-        ),
-        (
-            t(
-                "general short-term balance",
-                "saldo a corto plazo (base general)",
-            ),
-            Some(&summary.general_short_term_balance),
-        ),
-        (
-            t(
-                "current-year cross-compensation",
-                "compensación cruzada del ejercicio",
-            ),
-            Some(&summary.current_year_cross_compensation),
-        ),
-        (
-            t("carry-forward used", "pérdidas anteriores aplicadas"),
-            Some(&summary.carry_forward_used),
-        ),
-        (
-            t(
-                "savings base after compensation",
-                "base del ahorro tras compensar",
-            ),
-            Some(&summary.savings_base_after_compensation),
-        ),
-        (
-            t(
-                "general gains after compensation",
-                "ganancias generales tras compensar",
-            ),
-            Some(&summary.general_gains_after_compensation),
-        ),
-        (
-            t("carry-forward generated", "pérdidas generadas a compensar"),
-            Some(&summary.carry_forward_generated),
-        ),
-        (
-            t("carry-forward remaining", "pérdidas pendientes"),
-            Some(&summary.carry_forward_remaining),
-        ),
-        (
-            t("carry-forward expired", "pérdidas caducadas"),
-            Some(&summary.carry_forward_expired),
-        ),
-        (
-            t(
-                "economic activity income",
-                "ingresos de actividad económica",
-            ),
-            Some(&summary.economic_activity_income),
+        t("carry-forward generated", "pérdidas generadas a compensar"),
+        t("carry-forward remaining", "pérdidas pendientes"),
+        t("carry-forward expired", "pérdidas caducadas"),
+        t(
+            "economic activity income",
+            "ingresos de actividad económica",
         ),
     ]
+    .map(|label| (label, values.next().flatten()))
 }
 
 fn completeness_text(status: &CompletenessDto) -> String {
@@ -1184,29 +1138,10 @@ fn render_compare(comparison: &TaxYearComparison) -> String {
         (t("delta EUR", "diferencia EUR"), Align::Right),
         (t("comparable", "comparable"), Align::Left),
     ]);
-    let d = &comparison.deltas;
-    let deltas = [
-        &d.capital_gains,
-        &d.capital_losses,
-        &d.savings_base_yields,
-        &d.general_base_airdrops,
-        &d.net_patrimonial_result,
-        &d.estimated_irpf,
-        &d.savings_transmission_balance,
-        &d.general_short_term_balance,
-        &d.current_year_cross_compensation,
-        &d.carry_forward_used,
-        &d.savings_base_after_compensation,
-        &d.general_gains_after_compensation,
-        &d.carry_forward_generated,
-        &d.carry_forward_remaining,
-        &d.carry_forward_expired,
-        &d.economic_activity_income,
-    ];
     for (((label, value_a), (_, value_b)), delta) in summary_fields(&a.summary)
         .into_iter()
         .zip(summary_fields(&b.summary))
-        .zip(deltas)
+        .zip(comparison.deltas.values())
     {
         table.row([
             label.to_owned(),

@@ -1,13 +1,16 @@
 //! Opening an existing ledger for the read commands, and the errors they share.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
+use ai_tools::{CurrencyCode, TenantId};
 use anyhow::Result;
 use core_domain::Instant;
 use ledger_sqlite::{OpenError, ReadOnlyLedger, SqliteLedger};
 use use_cases::PortError;
 use use_cases::UseCaseError;
 use use_cases::ports::Clock;
+use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::{UsageError, ledger_path};
 
@@ -68,6 +71,67 @@ pub(crate) fn open_read_only(explicit: Option<&Path>) -> Result<(PathBuf, ReadOn
     match ReadOnlyLedger::open_reader(&path) {
         Ok(store) => Ok((path, store)),
         Err(error) => Err(open_failure(&path, error)),
+    }
+}
+
+/// A ledger opened for the AI surface (`tools call`, `mcp`, `ask`, `chat`): what every tool host
+/// over it needs.
+pub(crate) struct ToolLedger {
+    pub(crate) path: PathBuf,
+    pub(crate) queries: Arc<LedgerQueries<ReadOnlyLedger>>,
+    /// `"ledger:"` + lower-hex SHA-256 of the canonical absolute path (`mcp.md` §1).
+    pub(crate) tenant: TenantId,
+    /// The ledger's `display_currency` setting, else EUR.
+    pub(crate) display_currency: CurrencyCode,
+}
+
+/// The one way the AI surface opens a ledger: [`open_read_only`], then its version and settings
+/// read once, so a file that opens but cannot be read fails here with one message rather than
+/// in the first tool call.
+pub(crate) fn open_for_tools(explicit: Option<&Path>, clock: CliClock) -> Result<ToolLedger> {
+    let (path, store) = open_read_only(explicit)?;
+    let queries = LedgerQueries::new(store, clock);
+    let unreadable = |error: UseCaseError| {
+        Failure::new(format!(
+            "cannot read the ledger {}: {error}",
+            path.display()
+        ))
+    };
+    queries.get_ledger_version().map_err(unreadable)?;
+    let display_currency = queries
+        .list_settings()
+        .map_err(unreadable)?
+        .settings
+        .into_iter()
+        .find(|entry| entry.key == "display_currency")
+        .and_then(|entry| entry.value)
+        .and_then(|text| serde_json::from_str::<String>(&text).ok())
+        .and_then(|code| CurrencyCode::parse(&code).ok())
+        .unwrap_or(CurrencyCode::EUR);
+    let tenant = tenant(&path)?;
+    Ok(ToolLedger {
+        path,
+        queries: Arc::new(queries),
+        tenant,
+        display_currency,
+    })
+}
+
+/// `"ledger:"` + lower-hex SHA-256 of the canonical absolute ledger path (`mcp.md` §1).
+pub(crate) fn tenant(path: &Path) -> Result<TenantId> {
+    let canonical = match std::fs::canonicalize(path) {
+        Ok(canonical) => canonical,
+        Err(error) => {
+            return fail(format!(
+                "cannot resolve the ledger path {}: {error}",
+                path.display()
+            ));
+        }
+    };
+    let digest = crate::import::sha256_hex(canonical.as_os_str().as_encoded_bytes());
+    match TenantId::new(format!("ledger:{digest}")) {
+        Ok(tenant) => Ok(tenant),
+        Err(error) => fail(format!("cannot name the ledger: {error}")),
     }
 }
 

@@ -5,12 +5,10 @@ use crate::output::{out, outln};
 use std::path::Path;
 use std::sync::Arc;
 
-use ai_tools::{CacheConfig, CurrencyCode, Locale, Profile, RequestContext, TenantId, ToolHost};
+use ai_tools::{CacheConfig, Locale, Profile, RequestContext, ToolHost};
 use anyhow::Result;
 use clap::{Args, Subcommand, ValueEnum};
-use sha2::{Digest, Sha256};
 use use_cases::ports::Clock;
-use use_cases::queries::{LedgerQueries, ReadUseCases};
 
 use crate::session::CliClock;
 use crate::table::{Align, Table};
@@ -129,36 +127,6 @@ fn run_list(json: bool, args: &ListArgs) -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// `"ledger:"` + lower-hex SHA-256 of the canonical absolute path (`mcp.md` §1).
-pub(crate) fn tenant_of(path: &Path) -> Result<TenantId> {
-    let canonical = std::fs::canonicalize(path)?;
-    let digest = Sha256::digest(canonical.to_string_lossy().as_bytes());
-    let hex = digest
-        .iter()
-        .fold(String::with_capacity(64), |mut hex, byte| {
-            use std::fmt::Write as _;
-            let _ = write!(hex, "{byte:02x}");
-            hex
-        });
-    Ok(TenantId::new(format!("ledger:{hex}"))?)
-}
-
-/// The ledger's `display_currency` setting, else EUR.
-fn base_currency(queries: &dyn ReadUseCases) -> CurrencyCode {
-    queries
-        .list_settings()
-        .ok()
-        .and_then(|list| {
-            list.settings
-                .into_iter()
-                .find(|entry| entry.key == "display_currency")
-        })
-        .and_then(|entry| entry.value)
-        .and_then(|text| serde_json::from_str::<String>(&text).ok())
-        .and_then(|code| CurrencyCode::parse(&code).ok())
-        .unwrap_or(CurrencyCode::EUR)
-}
-
 fn run_call(ledger: Option<&Path>, args: &CallArgs) -> Result<Outcome> {
     let arguments: serde_json::Value = match &args.args_json {
         None => serde_json::Value::Object(serde_json::Map::new()),
@@ -170,15 +138,14 @@ fn run_call(ledger: Option<&Path>, args: &CallArgs) -> Result<Outcome> {
         })?,
     };
     let clock = CliClock::from_env()?;
-    let (path, store) = crate::session::open_read_only(ledger)?;
-    let queries: Arc<dyn ReadUseCases> = Arc::new(LedgerQueries::new(store, clock));
+    let ledger = crate::session::open_for_tools(ledger, clock)?;
     let context = RequestContext {
-        tenant: tenant_of(&path)?,
+        tenant: ledger.tenant,
         locale: Locale::parse("es")?,
-        base_currency: base_currency(queries.as_ref()),
+        base_currency: ledger.display_currency,
     };
     let host = ToolHost::new(
-        queries,
+        ledger.queries,
         Profile::Metered,
         CacheConfig::default(),
         Arc::new(clock) as Arc<dyn Clock>,

@@ -94,15 +94,7 @@ pub fn check_shape(row: &SpotRow) -> Result<(), String> {
 
 /// Field checks of an override, independent of the row's resulting shape.
 fn check_override_fields(row: &SpotRow, edit: &RowOverride) -> Result<(), String> {
-    let edits_nothing = edit.tx_type.is_none()
-        && edit.instant.is_none()
-        && edit.in_quantity.is_none()
-        && edit.out_quantity.is_none()
-        && edit.fee == FeeEdit::Unchanged
-        && edit.edited_value == ValueEdit::Unchanged
-        && edit.edited_price == ValueEdit::Unchanged
-        && edit.edited_fee_value == ValueEdit::Unchanged
-        && !edit.excluded;
+    let edits_nothing = edit.sets_no_field() && !edit.excluded;
     if edits_nothing {
         return Err("the override edits nothing".to_owned());
     }
@@ -216,14 +208,7 @@ pub fn validate_override(row: &SpotRow, edit: &RowOverride) -> DomainResult<()> 
 
 /// The write-time check of an override of a futures row: only `excluded` (`domain.md` §6.2).
 pub fn validate_futures_override(row: &FuturesRow, edit: &RowOverride) -> DomainResult<()> {
-    let only_excluded = edit.tx_type.is_none()
-        && edit.instant.is_none()
-        && edit.in_quantity.is_none()
-        && edit.out_quantity.is_none()
-        && edit.fee == FeeEdit::Unchanged
-        && edit.edited_value == ValueEdit::Unchanged
-        && edit.edited_price == ValueEdit::Unchanged
-        && edit.edited_fee_value == ValueEdit::Unchanged;
+    let only_excluded = edit.sets_no_field();
     if !only_excluded || !edit.excluded {
         return Err(DomainError::InvalidOverride {
             row_key: row.row_key.to_string(),

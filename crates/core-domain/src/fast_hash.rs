@@ -1,14 +1,17 @@
-//! A small multiplicative hasher for the engine's lookup tables (custody, the valuation memo,
-//! Modelo 100 groups, the series' asset positions: keys are a few machine words, and SipHash's
-//! DoS resistance buys nothing here). Tables built with it are probed, or iterated only to be
-//! sorted, so their order never reaches an output.
+//! The workspace's one fast hasher (FxHash's multiply-rotate scheme) for lookup tables whose keys
+//! are the user's own data: the engine's tables (FIFO asset queues, custody, the valuation memo,
+//! Modelo 100 groups, series positions), the importers' identity maps, the store's bulk-import
+//! key maps and the read side's per-leg asset sets. Keys are a few machine words or short
+//! strings, and SipHash's resistance to chosen keys buys nothing there while it was a visible
+//! cost on a million rows. Tables built with it are probed, or iterated only to be sorted, so
+//! their order never reaches an output.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// FxHash-style word hasher.
 #[derive(Default, Clone, Copy)]
-pub(crate) struct FastHasher(u64);
+pub struct FastHasher(u64);
 
 const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
@@ -61,6 +64,6 @@ impl Hasher for FastHasher {
 }
 
 /// A hash map with [`FastHasher`].
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
+pub type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
 /// A hash set with [`FastHasher`].
-pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed
+pub type FastSet<K> = HashSet<K, BuildHasherDefault<FastHasher>>; // tidy:hash-ok: lookup tables only; every output is sorted or indexed

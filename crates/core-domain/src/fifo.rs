@@ -5,7 +5,7 @@
 //! asset has one queue shared by all accounts: a `Vec` of lot indices ordered by `queue_key`
 //! with a head index past the exhausted lots, so consumption is amortised O(1) per slice.
 
-use std::collections::HashMap;
+use crate::fast_hash::FastMap;
 
 use rust_decimal::Decimal;
 use shared_types::{QualityFlag, SpotTxType};
@@ -227,50 +227,6 @@ fn ledger_order(input: &EngineInput) -> Vec<u32> {
     keys.into_iter().map(|(_, _, index)| index).collect()
 }
 
-/// A multiply-xor hasher for the asset interning map: a lookup per leg, where SipHash's
-/// DoS resistance buys nothing (keys are validated symbols, and iteration order never reaches an
-/// output: the map is only read by key and sorted before use).
-#[derive(Default, Clone, Copy)]
-struct AssetHasher(u64);
-
-impl AssetHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-}
-
-impl std::hash::Hasher for AssetHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write_u128(&mut self, i: u128) {
-        self.add(i as u64);
-        self.add((i >> 64) as u64);
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word.get_mut(..chunk.len())
-                .unwrap_or(&mut [])
-                .copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-        }
-    }
-}
-
-type BuildAssetHasher = std::hash::BuildHasherDefault<AssetHasher>;
-
 /// One asset's FIFO queue: lot entries ordered by `queue_key`; lots before `head` are empty.
 #[derive(Default)]
 struct Queue {
@@ -346,7 +302,7 @@ struct Engine<'a> {
     settings: &'a EngineSettings,
     lots: Vec<Lot>,
     queues: Vec<Queue>,
-    asset_index: HashMap<Asset, u32, BuildAssetHasher>, // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
+    asset_index: FastMap<Asset, u32>, // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
     operations: Vec<Operation>,
     slices: Vec<Slice>,
     income: Vec<IncomeReceipt>,
@@ -371,7 +327,7 @@ impl<'a> Engine<'a> {
             settings,
             lots,
             queues: Vec::new(),
-            asset_index: HashMap::default(), // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
+            asset_index: FastMap::default(), // tidy:hash-ok: asset to queue lookup; queues are indexed, never iterated from the map
             operations,
             slices,
             income: Vec::new(),
@@ -1326,14 +1282,6 @@ fn fast_cents_share(amount: Decimal, part: Decimal, whole: Decimal) -> Option<De
         quotient
     };
     Decimal::try_from_i128_with_scale(signed, 2).ok()
-}
-
-/// Provenance of a valued amount, for callers formatting records.
-pub fn provenance_of(valued: &Valued) -> Option<Provenance> {
-    match valued {
-        Valued::Known { provenance, .. } => Some(*provenance),
-        Valued::Unknown { .. } => None,
-    }
 }
 
 mod buffers;

@@ -179,16 +179,6 @@ impl<'a> IrpfComputation<'a> {
         settings::validate(self.input.settings, self.start_year(year))
     }
 
-    /// The compensation of every year from `first` to `last` (one pass from `start_year`).
-    pub fn compensations(
-        &self,
-        first: i32,
-        last: i32,
-    ) -> DomainResult<BTreeMap<i32, YearCompensation>> {
-        let validated = self.validated(last)?;
-        compensation::run_years(&self.balances, &validated, first, last)
-    }
-
     /// The row key of spot row `row` (a digest key is copied, not allocated).
     pub fn row_key(&self, row: u32) -> RowKey {
         self.input
@@ -255,9 +245,4 @@ impl IrpfComputation<'_> {
         )?;
         report::build_year_report(self, year, Some(holdings))
     }
-}
-
-/// Convenience: prepares the computation and builds the report of `year`.
-pub fn irpf_year_report(input: IrpfInput<'_>, year: i32) -> DomainResult<IrpfYearReport> {
-    IrpfComputation::new(input)?.year_report(year)
 }

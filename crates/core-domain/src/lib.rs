@@ -14,7 +14,7 @@ pub mod derivatives;
 pub mod effective;
 pub mod engine;
 pub mod error;
-mod fast_hash;
+pub mod fast_hash;
 pub mod fifo;
 pub mod holdings;
 pub mod irpf;

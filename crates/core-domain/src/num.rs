@@ -261,11 +261,6 @@ macro_rules! decimal_newtype {
             pub fn is_zero(self) -> bool {
                 self.0.is_zero()
             }
-
-            /// Whether the value is below zero.
-            pub fn is_negative(self) -> bool {
-                self.0.is_sign_negative() && !self.0.is_zero()
-            }
         }
     };
 }

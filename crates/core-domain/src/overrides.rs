@@ -66,6 +66,20 @@ pub struct RowOverride {
     pub excluded: bool,
 }
 
+impl RowOverride {
+    /// Whether the override sets no field of the row (`excluded` aside).
+    pub fn sets_no_field(&self) -> bool {
+        self.tx_type.is_none()
+            && self.instant.is_none()
+            && self.in_quantity.is_none()
+            && self.out_quantity.is_none()
+            && self.fee == FeeEdit::Unchanged
+            && self.edited_value == ValueEdit::Unchanged
+            && self.edited_price == ValueEdit::Unchanged
+            && self.edited_fee_value == ValueEdit::Unchanged
+    }
+}
+
 /// A custody override (`domain.md` §6.3).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum CustodyLink {

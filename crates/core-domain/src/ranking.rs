@@ -82,22 +82,6 @@ where
     }
 }
 
-/// Orders items by a count descending, stable.
-pub fn order_by_count_descending<T, F>(items: &mut [T], count_of: F)
-where
-    F: Fn(&T) -> u64,
-{
-    items.sort_by_key(|item| std::cmp::Reverse(count_of(item)));
-}
-
-/// Orders items by an ISO date string descending (compared as bytes), stable.
-pub fn order_by_date_descending<T, F>(items: &mut [T], date_of: F)
-where
-    F: Fn(&T) -> &str,
-{
-    items.sort_by(|a, b| date_of(b).as_bytes().cmp(date_of(a).as_bytes()));
-}
-
 /// Orders items by date descending, then key ascending (both compared as bytes).
 pub fn order_by_date_descending_then_key<T, D, K>(items: &mut [T], date_of: D, key_of: K)
 where

@@ -46,8 +46,8 @@ use shared_types::{CustodyKind, FuturesKind, QualityFlag, SpotTxType};
 use crate::asset::Asset;
 use crate::effective;
 use crate::engine::{
-    DerivativeResult, DisposalLeg, EngineInput, EngineOutput, FlagSet, IncomeReceipt, Lot, LotId,
-    LotStatus, Operation, Provenance, Slice, Valued,
+    DerivativeResult, EngineInput, EngineOutput, FlagSet, IncomeReceipt, Lot, LotId, LotStatus,
+    Operation, Provenance, Slice, Valued,
 };
 use crate::fifo::{self, EngineSettings};
 use crate::ledger::{
@@ -1069,11 +1069,6 @@ impl SliceView<'_> {
             Some(Valued::Known { provenance, .. }) => provenance.as_str(),
             _ => "unknown",
         }
-    }
-
-    /// Whether this slice is a migration slice.
-    pub fn is_migration(&self) -> bool {
-        self.slice.leg == DisposalLeg::Migration
     }
 }
 

@@ -183,7 +183,6 @@ fn consideration(
     date: Date,
     market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
-    let mut flags = FlagSet::EMPTY;
     let quantity = principal.quantity;
     let sources = [
         row.edited_value().map(|s| (s, None, Provenance::Manual)),
@@ -206,14 +205,7 @@ fn consideration(
             .stated_price()
             .map(|s| (s, Some(quantity), Provenance::Stated)),
     ];
-    for (statement, multiplier, provenance) in sources.into_iter().flatten() {
-        if let Some(valued) =
-            statement_value(statement, multiplier, provenance, date, market, &mut flags)?
-        {
-            return Ok(Value::new(valued, flags));
-        }
-    }
-    Ok(Value::new(memo_value(principal, date, market)?, flags))
+    first_statement_or_market(sources, principal, date, market)
 }
 
 /// SWAP given leg: edited value → edited price × `out` → stated value → stated price × `out` →
@@ -224,7 +216,6 @@ fn swap_given(
     date: Date,
     market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
-    let mut flags = FlagSet::EMPTY;
     let quantity = outflow.quantity;
     let sources = [
         row.edited_value().map(|s| (s, None, Provenance::Manual)),
@@ -237,14 +228,7 @@ fn swap_given(
             .stated_price()
             .map(|s| (s, Some(quantity), Provenance::Stated)),
     ];
-    for (statement, multiplier, provenance) in sources.into_iter().flatten() {
-        if let Some(valued) =
-            statement_value(statement, multiplier, provenance, date, market, &mut flags)?
-        {
-            return Ok(Value::new(valued, flags));
-        }
-    }
-    Ok(Value::new(memo_value(outflow, date, market)?, flags))
+    first_statement_or_market(sources, outflow, date, market)
 }
 
 /// SWAP received leg: edited value → stated value → market value of `in`.
@@ -254,19 +238,13 @@ fn swap_received(
     date: Date,
     market: &mut Prices<'_>,
 ) -> DomainResult<Value> {
-    let mut flags = FlagSet::EMPTY;
     let sources = [
-        row.edited_value().map(|s| (s, Provenance::Manual)),
-        row.row.stated_value().map(|s| (s, Provenance::Stated)),
+        row.edited_value().map(|s| (s, None, Provenance::Manual)),
+        row.row
+            .stated_value()
+            .map(|s| (s, None, Provenance::Stated)),
     ];
-    for (statement, provenance) in sources.into_iter().flatten() {
-        if let Some(valued) =
-            statement_value(statement, None, provenance, date, market, &mut flags)?
-        {
-            return Ok(Value::new(valued, flags));
-        }
-    }
-    Ok(Value::new(memo_value(inflow, date, market)?, flags))
+    first_statement_or_market(sources, inflow, date, market)
 }
 
 /// REWARD or PROMOTION with a fiat `in`: edited value → its amount (converted if not EUR).
@@ -327,24 +305,36 @@ fn fee_value(
         return Ok(Some(Value::new(valued, flags)));
     }
     let sources = [
-        row.edited_fee_value().map(|s| (s, Provenance::Manual)),
-        row.row.stated_fee_value().map(|s| (s, Provenance::Stated)),
+        row.edited_fee_value()
+            .map(|s| (s, None, Provenance::Manual)),
+        row.row
+            .stated_fee_value()
+            .map(|s| (s, None, Provenance::Stated)),
     ];
-    for (statement, provenance) in sources.into_iter().flatten() {
-        if let Some(valued) =
-            statement_value(statement, None, provenance, date, market, &mut flags)?
-        {
-            return Ok(Some(Value::new(valued, flags)));
-        }
-    }
     let fee_amount = AssetAmount {
         asset: fee.asset,
         quantity: fee.quantity,
     };
-    Ok(Some(Value::new(
-        memo_value(fee_amount, date, market)?,
-        flags,
-    )))
+    first_statement_or_market(sources, fee_amount, date, market).map(Some)
+}
+
+/// The value precedence of a leg: the first of `sources` that values (a fiat amount, or a unit
+/// price × its multiplier, with the provenance it carries), else the market value of `fallback`.
+fn first_statement_or_market<const N: usize>(
+    sources: [Option<(StatedAmount, Option<Decimal>, Provenance)>; N],
+    fallback: AssetAmount,
+    date: Date,
+    market: &mut Prices<'_>,
+) -> DomainResult<Value> {
+    let mut flags = FlagSet::EMPTY;
+    for (statement, multiplier, provenance) in sources.into_iter().flatten() {
+        if let Some(valued) =
+            statement_value(statement, multiplier, provenance, date, market, &mut flags)?
+        {
+            return Ok(Value::new(valued, flags));
+        }
+    }
+    Ok(Value::new(memo_value(fallback, date, market)?, flags))
 }
 
 /// A fiat statement (amount, or unit price × `multiplier`) in EUR. A non-fiat currency is not a

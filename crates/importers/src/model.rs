@@ -420,17 +420,27 @@ pub struct ImportResult {
     pub findings: Vec<Finding>,
 }
 
+/// Whether `findings` hold a file-level error: nothing of the file may be written.
+pub(crate) fn any_file_error(findings: &[Finding]) -> bool {
+    findings
+        .iter()
+        .any(|f| f.file_level && f.level == Level::Error)
+}
+
+/// Whether `findings` hold any error, of the file or of a row.
+pub(crate) fn any_error(findings: &[Finding]) -> bool {
+    findings.iter().any(|f| f.level == Level::Error)
+}
+
 impl ImportResult {
     /// Whether a file-level error occurred (nothing of the file may be written).
     pub fn file_rejected(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.file_level && f.level == Level::Error)
+        crate::model::any_file_error(&self.findings)
     }
 
     /// Whether any error (file or row) occurred.
     pub fn has_errors(&self) -> bool {
-        self.findings.iter().any(|f| f.level == Level::Error)
+        crate::model::any_error(&self.findings)
     }
 
     /// The errors.

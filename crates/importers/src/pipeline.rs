@@ -668,9 +668,32 @@ impl Ctx {
         text: &str,
         signed: bool,
     ) -> Option<Decimal> {
-        match values::parse_decimal(text) {
-            Ok(v) if !signed && text.starts_with('-') => {
-                let _ = v;
+        let parsed = values::parse_decimal(text);
+        let refused_sign = !signed && text.starts_with('-');
+        self.number(
+            (line, col),
+            text,
+            parsed,
+            refused_sign,
+            "a plain decimal number",
+            || values::out_of_range_reason(text),
+        )
+    }
+
+    /// A number cell's value, or the finding that says why it has none: a sign the cell must
+    /// not have, a text that is not `expected`, or a value out of range (`range` says how).
+    #[inline]
+    pub(crate) fn number(
+        &mut self,
+        (line, col): (u64, Option<usize>),
+        text: &str,
+        parsed: Result<Decimal, NumError>,
+        refused_sign: bool,
+        expected: &str,
+        range: impl FnOnce() -> String,
+    ) -> Option<Decimal> {
+        match parsed {
+            Ok(_) if refused_sign => {
                 self.err(
                     line,
                     col,
@@ -685,17 +708,12 @@ impl Ctx {
                     line,
                     col,
                     "bad-decimal",
-                    format!("\"{text}\" is not a plain decimal number"),
+                    format!("\"{text}\" is not {expected}"),
                 );
                 None
             }
             Err(NumError::Range) => {
-                self.err(
-                    line,
-                    col,
-                    "decimal-out-of-range",
-                    values::out_of_range_reason(text),
-                );
+                self.err(line, col, "decimal-out-of-range", range());
                 None
             }
         }

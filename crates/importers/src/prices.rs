@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 
 use crate::model::{Finding, Level, Zone};
 use crate::profiles::kraken;
-use crate::reader::{self, Decoded, Header, Records};
+use crate::reader::{self, Header, Records};
 use crate::values::{self, NumError};
 
 /// The price file formats.
@@ -65,14 +65,12 @@ pub struct PricesResult {
 impl PricesResult {
     /// Whether a file-level error occurred.
     pub fn file_rejected(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.file_level && f.level == Level::Error)
+        crate::model::any_file_error(&self.findings)
     }
 
     /// Whether any error occurred.
     pub fn has_errors(&self) -> bool {
-        self.findings.iter().any(|f| f.level == Level::Error)
+        crate::model::any_error(&self.findings)
     }
 }
 
@@ -371,12 +369,8 @@ pub fn parse(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesRes
 #[allow(clippy::many_single_char_names)]
 fn parse_untidy(file_name: &str, bytes: &[u8], options: &PriceOptions) -> PricesResult {
     let mut result = PricesResult::default();
-    let text = match reader::decode(bytes) {
-        Ok(Decoded::Text(t)) => t,
-        Ok(Decoded::Zip) => {
-            result.findings.push(reader::spreadsheet());
-            return result;
-        }
+    let text = match reader::decode_text(bytes) {
+        Ok(text) => text,
         Err(f) => {
             result.findings.push(f);
             return result;

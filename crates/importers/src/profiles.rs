@@ -19,7 +19,7 @@ pub(crate) mod revolut;
 use rust_decimal::Decimal;
 
 use crate::pipeline::Ctx;
-use crate::values::{self, NumError};
+use crate::values;
 
 /// A number cell of an export that writes small changes in exponent notation (Binance
 /// `-3.605E-05`, Bitvavo `3.8e-07`): read exactly, the exponent bounded
@@ -34,36 +34,21 @@ pub(crate) fn dec_exp(
     if !text.contains(['e', 'E']) {
         return ctx.dec(line, col, text, signed);
     }
-    match values::parse_decimal_exp(text) {
-        Ok(v) if !signed && v.is_sign_negative() && !v.is_zero() => {
-            ctx.err(
-                line,
-                col,
-                "negative-not-allowed",
-                format!("\"{text}\" must not be negative"),
-            );
-            None
-        }
-        Ok(v) => Some(v),
-        Err(NumError::Bad) => {
-            ctx.err(
-                line,
-                col,
-                "bad-decimal",
-                format!("\"{text}\" is not a plain decimal number or a number in exponent notation such as 3.8E-7"),
-            );
-            None
-        }
-        Err(NumError::Range) => {
-            ctx.err(
-                line,
-                col,
-                "decimal-out-of-range",
-                format!("\"{text}\" has more than 28 significant or 28 fractional digits, or an exponent beyond ±{}", values::MAX_EXPONENT),
-            );
-            None
-        }
-    }
+    let parsed = values::parse_decimal_exp(text);
+    let refused_sign = !signed && matches!(parsed, Ok(v) if v.is_sign_negative() && !v.is_zero());
+    ctx.number(
+        (line, col),
+        text,
+        parsed,
+        refused_sign,
+        "a plain decimal number or a number in exponent notation such as 3.8E-7",
+        || {
+            format!(
+                "\"{text}\" has more than 28 significant or 28 fractional digits, or an exponent beyond ±{}",
+                values::MAX_EXPONENT
+            )
+        },
+    )
 }
 
 /// The type the user's label map gives `label` of `profile`, if any.

@@ -45,14 +45,12 @@ pub struct RatesResult {
 impl RatesResult {
     /// Whether a file-level error occurred.
     pub fn file_rejected(&self) -> bool {
-        self.findings
-            .iter()
-            .any(|f| f.file_level && f.level == Level::Error)
+        crate::model::any_file_error(&self.findings)
     }
 
     /// Whether any error occurred.
     pub fn has_errors(&self) -> bool {
-        self.findings.iter().any(|f| f.level == Level::Error)
+        crate::model::any_error(&self.findings)
     }
 }
 
@@ -122,28 +120,20 @@ pub fn parse_ecb(bytes: &[u8]) -> RatesResult {
 fn parse_ecb_untidy(bytes: &[u8]) -> RatesResult {
     let mut result = RatesResult::default();
     let unzipped;
-    let text = match reader::decode(bytes) {
-        Ok(Decoded::Text(t)) => t,
+    let decoded = match reader::decode(bytes) {
+        Ok(Decoded::Text(t)) => Ok(t),
+        // The ECB history zip: its one CSV entry, which is never a zip again.
         Ok(Decoded::Zip) => match unzip(bytes) {
             Ok(inner) => {
                 unzipped = inner;
-                match reader::decode(&unzipped) {
-                    Ok(Decoded::Text(t)) => t,
-                    Ok(Decoded::Zip) => {
-                        result.findings.push(reader::spreadsheet());
-                        return result;
-                    }
-                    Err(f) => {
-                        result.findings.push(f);
-                        return result;
-                    }
-                }
+                reader::decode_text(&unzipped)
             }
-            Err(f) => {
-                result.findings.push(f);
-                return result;
-            }
+            Err(f) => Err(f),
         },
+        Err(f) => Err(f),
+    };
+    let text = match decoded {
+        Ok(text) => text,
         Err(f) => {
             result.findings.push(f);
             return result;

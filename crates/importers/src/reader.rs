@@ -28,6 +28,15 @@ pub(crate) enum Decoded<'a> {
     Zip,
 }
 
+/// [`decode`] for a format that is never a ZIP archive: a ZIP (an `.xlsx` workbook) is the
+/// `spreadsheet` finding.
+pub(crate) fn decode_text(bytes: &[u8]) -> Result<&[u8], Finding> {
+    match decode(bytes)? {
+        Decoded::Text(text) => Ok(text),
+        Decoded::Zip => Err(spreadsheet()),
+    }
+}
+
 /// Checks the signature, strips a BOM and validates UTF-8.
 pub(crate) fn decode(bytes: &[u8]) -> Result<Decoded<'_>, Finding> {
     if bytes.starts_with(b"PK\x03\x04") {

@@ -436,27 +436,6 @@ pub(crate) fn segment(wallet: &str) -> String {
     lower.split('/').next().unwrap_or("").trim().to_owned()
 }
 
-/// A fast non-cryptographic hasher (the Fx multiply-rotate scheme) for the per-row maps of
-/// identities and ordinals: keys come from the user's own file, so flooding is no concern,
-/// and SipHash dominated the profile of a 1M-row import.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl std::hash::Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
 /// A 128-bit digest from two independent multiply-rotate lanes (keys of in-file counters).
 pub(crate) fn digest128(bytes: &[u8]) -> u128 {
     let (mut a, mut b) = (0x243f_6a88_85a3_08d3_u64, 0x1319_8a2e_0370_7344_u64);
@@ -474,9 +453,9 @@ pub(crate) fn digest128(bytes: &[u8]) -> u128 {
     (u128::from(a) << 64) | u128::from(b)
 }
 
-/// A `HashMap` with [`FxHasher`].
-pub(crate) type FastMap<K, V> =
-    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FxHasher>>;
+/// The per-row maps of identities and ordinals: keys come from the user's own file, so flooding
+/// is no concern, and SipHash dominated the profile of a 1M-row import.
+pub(crate) use core_domain::fast_hash::FastMap;
 
 #[cfg(test)]
 mod tests;

@@ -277,17 +277,32 @@ fn duplicate_of(
     let Some((seq, account_fold, stored_content)) = stored_row(tx, common.row_key)? else {
         return Ok(None);
     };
-    Ok(Some(Duplicate {
+    Ok(Some(identity_duplicate(
+        common,
+        (seq, &account_fold, stored_content.as_deref()),
+        first_seq,
+    )))
+}
+
+/// The duplicate of a record whose identity is already stored, from the stored row's `seq`,
+/// folded account name and content key (`first_seq`: the batch's first; a row at or after it
+/// was stored by this batch).
+fn identity_duplicate(
+    common: &Common<'_>,
+    (seq, account_fold, stored_content): (i64, &str, Option<&str>),
+    first_seq: i64,
+) -> Duplicate {
+    Duplicate {
         record: common.record,
         stored_row_key: common.row_key.to_owned(),
         other_account: account_fold != common.account.trim().to_lowercase(),
         content_changed: matches!(
-            (common.content_key, stored_content.as_deref()),
+            (common.content_key, stored_content),
             (Some(new), Some(old)) if new != old
         ),
         matched_by: DuplicateMatch::Identity,
         within_batch: seq >= first_seq,
-    }))
+    }
 }
 
 /// The spot insert, shared by the checked and the bulk statement.
@@ -699,29 +714,9 @@ fn bulk_eligible(tx: &Transaction<'_>, batch: &ImportBatch, threshold: usize) ->
     Ok(usize::try_from(stored).is_ok_and(|n| n <= batch.spot.len()))
 }
 
-/// A multiply-rotate hasher for the bulk path's identity maps: the keys are hex SHA-256
-/// digests written by the importers, and SipHash over a million of them was a visible cost.
-#[derive(Default, Clone, Copy)]
-struct KeyHasher(u64);
-
-impl std::hash::Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            if let Some(head) = word.get_mut(..chunk.len()) {
-                head.copy_from_slice(chunk);
-            }
-            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
-                .wrapping_mul(0x517c_c1b7_2722_0a95);
-        }
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type KeyMap<K, V> = HashMap<K, V, BuildHasherDefault<KeyHasher>>;
+/// The bulk path's identity maps: keys are hex SHA-256 digests written by the importers, and
+/// SipHash over a million of them was a visible cost.
+type KeyMap<K, V> = core_domain::fast_hash::FastMap<K, V>;
 
 /// The bulk path: identities are checked in memory against the stored keys and the batch,
 /// the rows are appended without the unique key index, and the index is rebuilt in one sort,

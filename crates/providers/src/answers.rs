@@ -35,6 +35,20 @@ pub struct Answer<'a> {
 
 type Raw = Box<RawValue>;
 
+/// A status that is not 200 as the reason an answer is refused: `HTTP 503: <body excerpt>`.
+pub(crate) fn status_text(status: u16, body: &[u8]) -> String {
+    format!("HTTP {status}: {}", excerpt(body))
+}
+
+/// Refuses an answer whose status is not 200.
+pub(crate) fn expect_ok(status: u16, body: &[u8]) -> Result<(), String> {
+    if status == 200 {
+        Ok(())
+    } else {
+        Err(status_text(status, body))
+    }
+}
+
 /// A short, printable excerpt of a body for messages.
 pub fn excerpt(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
@@ -120,9 +134,7 @@ pub fn kraken(answer: &Answer<'_>) -> Result<Parsed, String> {
         }
         return Err(format!("Kraken error {}", errors.join(", ")));
     }
-    if answer.status != 200 {
-        return Err(format!("HTTP {}: {}", answer.status, excerpt(answer.body)));
-    }
+    expect_ok(answer.status, answer.body)?;
     let result: BTreeMap<String, Raw> = match top.get("result") {
         Some(raw) => json(raw.get().as_bytes())?,
         None => return Err("no result in the answer".to_owned()),
@@ -150,9 +162,7 @@ pub fn kraken(answer: &Answer<'_>) -> Result<Parsed, String> {
 /// skipped. Shape: rotki `rotkehlchen/tests/data/assets_kraken.json` (a real answer of 2021-12).
 pub fn kraken_eur_pairs(answer: &Answer<'_>) -> Result<BTreeMap<String, String>, String> {
     expect_json(answer)?;
-    if answer.status != 200 {
-        return Err(format!("HTTP {}: {}", answer.status, excerpt(answer.body)));
-    }
+    expect_ok(answer.status, answer.body)?;
     let top: BTreeMap<String, Raw> = json(answer.body)?;
     let errors: Vec<String> = match top.get("error") {
         Some(raw) => json(raw.get().as_bytes())?,
@@ -214,7 +224,7 @@ pub fn bitstamp_throttled(body: &[u8]) -> bool {
 fn refused(answer: &Answer<'_>) -> Option<Parsed> {
     (400..500)
         .contains(&answer.status)
-        .then(|| Parsed::NotListed(format!("HTTP {}: {}", answer.status, excerpt(answer.body))))
+        .then(|| Parsed::NotListed(status_text(answer.status, answer.body)))
 }
 
 /// Coinbase Exchange candles: newest first, `[time, low, high, open, close, volume]` numbers;

@@ -7,7 +7,7 @@
 use chrono::NaiveDate;
 use rust_decimal::Decimal;
 
-use crate::answers::excerpt;
+use crate::answers::{excerpt, expect_ok};
 use crate::http::Client;
 use crate::{AnswerError, Family};
 
@@ -39,13 +39,7 @@ pub fn fetch_history(client: &mut Client) -> Result<Vec<u8>, AnswerError> {
         request: request.clone(),
         reason,
     };
-    if response.status != 200 {
-        return Err(bad(format!(
-            "HTTP {}: {}",
-            response.status,
-            excerpt(&response.body)
-        )));
-    }
+    expect_ok(response.status, &response.body).map_err(bad)?;
     if let Some(ct) = response.content_type.as_deref() {
         let lower = ct.to_ascii_lowercase();
         if lower.contains("html") || lower.contains("json") {
@@ -73,13 +67,7 @@ pub fn fetch_days(
         request: request.clone(),
         reason,
     };
-    if response.status != 200 {
-        return Err(bad(format!(
-            "HTTP {}: {}",
-            response.status,
-            excerpt(&response.body)
-        )));
-    }
+    expect_ok(response.status, &response.body).map_err(bad)?;
     parse_csvdata(&response.body, from, to).map_err(bad)
 }
 

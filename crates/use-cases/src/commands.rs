@@ -20,7 +20,7 @@ fn invalid(field: &str, reason: impl Into<String>) -> UseCaseError {
     }
 }
 
-/// Parses a setting key as users write it.
+/// Parses a setting key as users write it (the library facade's `set_setting`).
 pub fn parse_setting_key(text: &str) -> UseCaseResult<SettingKey> {
     SettingKey::parse(text).ok_or_else(|| {
         let keys: Vec<&str> = SettingKey::ALL.iter().map(|k| k.as_str()).collect();

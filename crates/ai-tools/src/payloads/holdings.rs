@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 use shared_types::ToolName;
 use shared_types::dto::{
-    AccountHoldingsResult, AccountSection, FiscalIntegrity, PortfolioSummary, UnvaluedHolding,
+    AccountHoldingsResult, AccountSection, FiscalIntegrity, Metrics, PortfolioSummary,
+    UnvaluedHolding, ValuedHolding,
 };
 use use_cases::queries::{AccountHoldingsRequest, CurrencyRequest};
 
@@ -36,19 +37,28 @@ fn summary(ctx: &ProjectCtx<'_>) -> R<PortfolioSummary> {
 /// `portfolio_summary`.
 pub(super) fn portfolio_summary(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
     let s = summary(ctx)?;
+    let mut o = Obj::new(SUMMARY);
+    holdings(ctx, &mut o, &s.metrics, &s.valued, &s.unvalued)?;
+    Ok(o.done())
+}
+
+/// The metrics and the capped valued and unvalued holdings of a summary or an account section.
+fn holdings(
+    ctx: &ProjectCtx<'_>,
+    o: &mut Obj,
+    totals: &Metrics,
+    valued: &[ValuedHolding],
+    unvalued: &[UnvaluedHolding],
+) -> R<()> {
     let top = ctx.settings.top_n_holdings;
-    let (ranked, omitted) = cap(&s.valued, top);
-    let (unvalued, _) = cap(&s.unvalued, top);
-    Ok(Obj::new(SUMMARY)
-        .put("metrics", metrics(SUMMARY, &s.metrics)?)
+    let (ranked, omitted) = cap(valued, top);
+    let (shown, _) = cap(unvalued, top);
+    o.put("metrics", metrics(SUMMARY, totals)?)
         .put("ranked", list(ranked, |h| valued_holding(SUMMARY, h))?)
         .count("omittedCount", omitted)
-        .put(
-            "unvalued",
-            list(unvalued, |h| unvalued_holding(SUMMARY, h))?,
-        )
-        .count_usize("unvaluedCount", s.unvalued.len())
-        .done())
+        .put("unvalued", list(shown, |h| unvalued_holding(SUMMARY, h))?)
+        .count_usize("unvaluedCount", unvalued.len());
+    Ok(())
 }
 
 /// `holding_detail`: one holding by symbol, independent of the top-N cut.
@@ -70,20 +80,10 @@ pub(super) fn holding_detail(ctx: &ProjectCtx<'_>, args: &Args<'_>) -> R<Map<Str
 }
 
 fn section(ctx: &ProjectCtx<'_>, s: &AccountSection) -> R<Value> {
-    let top = ctx.settings.top_n_holdings;
-    let (ranked, omitted) = cap(&s.ranked, top);
-    let (unvalued, _) = cap(&s.unvalued, top);
-    Ok(Obj::new(SUMMARY)
-        .text("accountName", &s.account_name)
-        .put("metrics", metrics(SUMMARY, &s.metrics)?)
-        .put("ranked", list(ranked, |h| valued_holding(SUMMARY, h))?)
-        .count("omittedCount", omitted)
-        .put(
-            "unvalued",
-            list(unvalued, |h| unvalued_holding(SUMMARY, h))?,
-        )
-        .count_usize("unvaluedCount", s.unvalued.len())
-        .value())
+    let mut o = Obj::new(SUMMARY);
+    o.text("accountName", &s.account_name);
+    holdings(ctx, &mut o, &s.metrics, &s.ranked, &s.unvalued)?;
+    Ok(o.value())
 }
 
 fn names(items: &[String], limit: u32) -> Value {

@@ -129,51 +129,11 @@ pub(super) fn lot(uc: &'static str, l: &LotDto) -> R<Value> {
         .value())
 }
 
-/// The sixteen summary fields in `TaxSummary` order, under `TaxSummary::KEYS`.
-pub(super) fn summary_fields<'a>(s: &'a TaxSummary) -> [(&'static str, Option<&'a str>); 16] {
-    let f = |text: &'a String| Some(text.as_str());
-    let [
-        k0,
-        k1,
-        k2,
-        k3,
-        k4,
-        k5,
-        k6,
-        k7,
-        k8,
-        k9,
-        k10,
-        k11,
-        k12,
-        k13,
-        k14,
-        k15,
-    ] = TaxSummary::KEYS;
-    [
-        (k0, f(&s.capital_gains)),
-        (k1, f(&s.capital_losses)),
-        (k2, f(&s.savings_base_yields)),
-        (k3, f(&s.general_base_airdrops)),
-        (k4, f(&s.net_patrimonial_result)),
-        (k5, s.estimated_irpf.as_deref()),
-        (k6, f(&s.savings_transmission_balance)),
-        (k7, f(&s.general_short_term_balance)),
-        (k8, f(&s.current_year_cross_compensation)),
-        (k9, f(&s.carry_forward_used)),
-        (k10, f(&s.savings_base_after_compensation)),
-        (k11, f(&s.general_gains_after_compensation)),
-        (k12, f(&s.carry_forward_generated)),
-        (k13, f(&s.carry_forward_remaining)),
-        (k14, f(&s.carry_forward_expired)),
-        (k15, f(&s.economic_activity_income)),
-    ]
-}
-
 /// The tax summary: sixteen Amounts in EUR (`estimatedIrpf` may be `null`).
 pub(super) fn tax_summary(uc: &'static str, s: &TaxSummary) -> R<Value> {
     let mut o = Obj::new(uc);
-    for (key, text) in summary_fields(s) {
+    for (key, text) in TaxSummary::KEYS.into_iter().zip(s.values()) {
+        let text = text.map(String::as_str);
         if text.is_none() && key != "estimatedIrpf" {
             return Err(fail(uc, format!("returned a null {key}")));
         }

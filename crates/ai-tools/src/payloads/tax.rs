@@ -2,7 +2,7 @@
 
 use serde_json::{Map, Value};
 use shared_types::dto::{
-    DeltaDto, GuideBoxDto, GuideCryptoRowDto, RentaGuideDto, SummaryDeltas, TaxYearSideDto,
+    GuideBoxDto, GuideCryptoRowDto, RentaGuideDto, SummaryDeltas, TaxYearSideDto,
 };
 use use_cases::queries::{CompareTaxYearsRequest, TaxReportRequest};
 
@@ -118,32 +118,10 @@ fn year_side(side: &TaxYearSideDto) -> R<Value> {
         .value())
 }
 
-/// The sixteen deltas in `TaxSummary` order, under `TaxSummary::KEYS`.
-fn delta_fields(d: &SummaryDeltas) -> [&DeltaDto; 16] {
-    [
-        &d.capital_gains,
-        &d.capital_losses,
-        &d.savings_base_yields,
-        &d.general_base_airdrops,
-        &d.net_patrimonial_result,
-        &d.estimated_irpf,
-        &d.savings_transmission_balance,
-        &d.general_short_term_balance,
-        &d.current_year_cross_compensation,
-        &d.carry_forward_used,
-        &d.savings_base_after_compensation,
-        &d.general_gains_after_compensation,
-        &d.carry_forward_generated,
-        &d.carry_forward_remaining,
-        &d.carry_forward_expired,
-        &d.economic_activity_income,
-    ]
-}
-
 fn deltas(d: &SummaryDeltas) -> R<Value> {
     let mut o = Obj::new(COMPARE);
     let keys = shared_types::dto::TaxSummary::KEYS;
-    for (key, delta) in keys.iter().zip(delta_fields(d)) {
+    for (key, delta) in keys.iter().zip(d.values()) {
         let mut entry = Obj::new(COMPARE);
         entry.lit("kind", &delta.kind, &["delta", "delta_incomparable"])?;
         if delta.value.is_none() && delta.kind == "delta" {

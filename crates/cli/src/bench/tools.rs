@@ -182,7 +182,7 @@ pub(crate) fn run(ledger: Option<&Path>, args: &ToolsArgs) -> Result<Outcome> {
     let path = crate::ledger_path::resolve(ledger)?;
     let (queries, _) = fresh(&path, clock)?;
     let context = RequestContext {
-        tenant: crate::tools::tenant_of(&path)?,
+        tenant: crate::session::tenant(&path)?,
         locale: Locale::parse("es")?,
         base_currency: ai_tools::CurrencyCode::EUR,
     };

@@ -17,7 +17,7 @@ use ledger_sqlite::{StreamEnd, StreamOrder, StreamPlan, StreamRecord};
 use use_cases::ports::{NewFuturesRecord, NewSpotRecord};
 
 use super::{ImportArgs, Progress, RecordPosition};
-use crate::report::{FileReport, FileResult, FindingOut, RowCounts};
+use crate::report::{FileReport, FileResult, RowCounts};
 
 /// Files from this size (about 50,000 generic rows) are streamed.
 const STREAM_MIN_BYTES: usize = 3 << 20;
@@ -297,15 +297,7 @@ fn report(
     let outcome = match written {
         Ok(outcome) => outcome,
         Err(error) => {
-            report.findings.push(FindingOut {
-                level: "error",
-                code: "store-error",
-                line: result.header_line.unwrap_or(1),
-                column: 1,
-                header: "-".to_owned(),
-                message: format!("the ledger could not be written ({error}); nothing was imported"),
-            });
-            report.finish(FileResult::Rejected);
+            report.reject_store_error(result.header_line.unwrap_or(1), &error);
             return report;
         }
     };

@@ -205,26 +205,17 @@ fn local_profile_and_flags_reach_the_server() {
     );
 }
 
-/// A deterministic xorshift generator (no dependency needed for test noise).
-struct Noise(u64);
+/// Deterministic test noise from the workspace's one generator.
+struct Noise(core_domain::rng::SplitMix64);
 
 impl Noise {
-    fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.below(n)
     }
 
     fn bytes(&mut self, len: usize) -> Vec<u8> {
         (0..len)
-            .map(|_| match (self.next() & 0xff) as u8 {
+            .map(|_| match (self.0.next_u64() & 0xff) as u8 {
                 b'\n' => b' ',
                 b => b,
             })
@@ -280,7 +271,7 @@ const SHAPES: [&str; 24] = [
 
 /// The hostile transcript: 10,000 lines, about one in five a good `ping` that must be answered.
 fn hostile_input() -> (Vec<u8>, usize) {
-    let mut noise = Noise(0x9e37_79b9_7f4a_7c15);
+    let mut noise = Noise(core_domain::rng::SplitMix64::new(0x9e37_79b9_7f4a_7c15));
     let mut input = Vec::new();
     let mut good = 0;
     for n in 0..10_000_usize {

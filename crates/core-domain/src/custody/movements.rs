@@ -116,6 +116,19 @@ impl<'a> Resolver<'a> {
         self.resolved.get(r as usize).copied().unwrap_or(true)
     }
 
+    /// Marks leg `r` as resolved by a custody link; a leg already resolved is refused.
+    fn claim_for_link(&mut self, r: u32) -> DomainResult<()> {
+        if self.is_resolved(r) {
+            let key = self.row(r).map(|row| row.row.row_key.to_string());
+            return Err(invalid(
+                key.as_deref().unwrap_or(""),
+                "leg is already linked",
+            ));
+        }
+        self.mark(r);
+        Ok(())
+    }
+
     fn mark(&mut self, r: u32) {
         if let Some(slot) = self.resolved.get_mut(r as usize) {
             *slot = true;
@@ -198,26 +211,12 @@ impl<'a> Resolver<'a> {
         }
         for (o, i) in pairs {
             for r in [o, i] {
-                if self.is_resolved(r) {
-                    let key = self.row(r).map(|row| row.row.row_key.to_string());
-                    return Err(invalid(
-                        key.as_deref().unwrap_or(""),
-                        "leg is already linked",
-                    ));
-                }
-                self.mark(r);
+                self.claim_for_link(r)?;
             }
             self.pair(o, i, MovementBasis::Link)?;
         }
         for (r, other) in singles {
-            if self.is_resolved(r) {
-                let key = self.row(r).map(|row| row.row.row_key.to_string());
-                return Err(invalid(
-                    key.as_deref().unwrap_or(""),
-                    "leg is already linked",
-                ));
-            }
-            self.mark(r);
+            self.claim_for_link(r)?;
             self.single(r, Some(other), MovementBasis::Counterparty);
         }
         Ok(())

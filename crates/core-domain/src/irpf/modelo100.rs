@@ -50,27 +50,16 @@ pub struct Modelo100Row {
     pub transmission_value: Decimal,
     /// 1806: Σ acquisition value.
     pub acquisition_value: Decimal,
-    /// 1807 (LOSS rows): `1806 − 1804`.
+    /// 1807 (LOSS rows): `1806 − 1804`; box 1808 (imputable loss) equals it, as there are no
+    /// instalment sales.
     pub loss: Option<Decimal>,
-    /// 1809 (GAIN rows): `1804 − 1806`.
+    /// 1809 (GAIN rows): `1804 − 1806`; boxes 1811 and 1812 (non-exempt and imputable gain)
+    /// equal it: no reinvestment exemptions and no instalment sales. Box 1801 is never set.
     pub gain: Option<Decimal>,
     /// Slices in the group.
     pub slice_count: usize,
     /// Distinct disposal legs in the group.
     pub operation_count: usize,
-}
-
-impl Modelo100Row {
-    /// Box 1808 (imputable loss) equals 1807: there are no instalment sales.
-    pub fn box_1808(&self) -> Option<Decimal> {
-        self.loss
-    }
-
-    /// Boxes 1811 and 1812 (non-exempt and imputable gain) equal 1809: no reinvestment
-    /// exemptions and no instalment sales. Box 1801 is never set.
-    pub fn box_1811_1812(&self) -> Option<Decimal> {
-        self.gain
-    }
 }
 
 /// Section totals (exact).

@@ -68,19 +68,7 @@ fn d15_rank_by_absolute_value() {
 }
 
 #[test]
-fn orderings_are_stable() {
-    let mut counts = [("a", 1u64), ("b", 3), ("c", 1), ("d", 3)];
-    order_by_count_descending(&mut counts, |x| x.1);
-    assert_eq!(counts.map(|x| x.0), ["b", "d", "a", "c"]);
-
-    let mut dated = [
-        ("x", "2024-01-02"),
-        ("y", "2024-03-01"),
-        ("z", "2024-01-02"),
-    ];
-    order_by_date_descending(&mut dated, |x| x.1);
-    assert_eq!(dated.map(|x| x.0), ["y", "x", "z"]);
-
+fn date_then_key_ordering_is_stable() {
     let mut keyed = [
         ("k2", "2024-01-02"),
         ("k9", "2024-03-01"),
@@ -232,14 +220,7 @@ proptest! {
         top in 0usize..50,
     ) {
         let items: Vec<Decimal> = values.iter().copied().map(Decimal::from).collect();
-        let mut shuffled = items.clone();
-        // Deterministic Fisher-Yates with a tiny LCG.
-        let mut state = seed;
-        for i in (1..shuffled.len()).rev() {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let j = (state >> 33) as usize % (i + 1);
-            shuffled.swap(i, j);
-        }
+        let shuffled = shuffled(&items, seed);
         let a = rank_by_value(items, |v| Some(*v), top);
         let b = rank_by_value(shuffled, |v| Some(*v), top);
         prop_assert_eq!(a, b);
@@ -254,17 +235,23 @@ proptest! {
         top in 0usize..50,
     ) {
         let items: Vec<Option<Decimal>> = values.iter().map(|v| v.map(Decimal::from)).collect();
-        let mut shuffled = items.clone();
-        let mut state = seed;
-        for i in (1..shuffled.len()).rev() {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
-            let j = (state >> 33) as usize % (i + 1);
-            shuffled.swap(i, j);
-        }
+        let shuffled = shuffled(&items, seed);
         let a = rank_by_value(items, |v| *v, top);
         let b = rank_by_value(shuffled, |v| *v, top);
         prop_assert_eq!(a.ranked, b.ranked);
         prop_assert_eq!(a.omitted_count, b.omitted_count);
         prop_assert_eq!(a.unvalued.len(), b.unvalued.len());
     }
+}
+
+/// `items` in a deterministic order drawn from `seed` (Fisher–Yates over the workspace's one
+/// generator).
+fn shuffled<T: Clone>(items: &[T], seed: u64) -> Vec<T> {
+    let mut random = crate::rng::SplitMix64::new(seed);
+    let mut out = items.to_vec();
+    for i in (1..out.len()).rev() {
+        let j = usize::try_from(random.below(i as u64 + 1)).unwrap_or(0);
+        out.swap(i, j);
+    }
+    out
 }

@@ -6,6 +6,139 @@ use shared_types::FuturesKind;
 
 use super::{Ledger, airdrop, buy, future, mining, sell, staking, swap, transfer_in, transfer_out};
 
+/// `domain.md` §17 D1: a purchase and a sale with fiat fees (rows d1r1–d1r2, no prices).
+pub fn d1() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("d1r1", "Kraken", "2023-02-01T10:00:00Z")
+                .inflow("1.5", "BTC")
+                .outflow("30000", "EUR")
+                .fee("15", "EUR"),
+        )
+        .row(
+            sell("d1r2", "Kraken", "2023-06-15T12:00:00Z")
+                .inflow("25000", "EUR")
+                .outflow("1.0", "BTC")
+                .fee("20", "EUR"),
+        )
+}
+
+/// `domain.md` §17 D2: staking rewards in USD-priced ETH, then a sale (rows d2r1–d2r4, no prices or rates).
+pub fn d2() -> Ledger {
+    Ledger::new()
+        .row(staking("d2r1", "Kraken:earn", "2023-03-06T08:00:00Z").inflow("10", "ETH"))
+        .row(staking("d2r2", "Kraken:earn", "2023-04-09T09:00:00Z").inflow("4", "ETH"))
+        .row(staking("d2r3", "Kraken:earn", "2022-05-09T07:00:00Z").inflow("3", "ETH"))
+        .row(
+            sell("d2r4", "Kraken:spot", "2023-05-02T10:00:00Z")
+                .inflow("27000", "EUR")
+                .outflow("15", "ETH"),
+        )
+}
+
+/// `domain.md` §17 D6: sales beyond the acquired quantity (rows d6r1–d6r4, no prices).
+pub fn d6() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("d6r1", "Kraken", "2024-01-05T10:00:00Z")
+                .inflow("1.5", "ETH")
+                .outflow("3000", "EUR"),
+        )
+        .row(
+            sell("d6r2", "Kraken", "2024-02-01T10:00:00Z")
+                .inflow("5000", "EUR")
+                .outflow("2", "ETH"),
+        )
+        .row(
+            sell("d6r3", "Kraken", "2024-03-01T09:00:00Z")
+                .inflow("2600", "EUR")
+                .outflow("1", "ETH"),
+        )
+        .row(
+            buy("d6r4", "Kraken", "2024-03-01T10:00:00Z")
+                .inflow("1", "ETH")
+                .outflow("2500", "EUR"),
+        )
+}
+
+/// `irpf.md` I-4: a large sale across the top brackets, an airdrop and staking (rows d1–d4).
+pub fn i4() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("d1", "Kraken", "2022-11-09T10:00:00Z")
+                .inflow("10", "BTC")
+                .outflow("183953.18", "EUR")
+                .fee("183.95", "EUR"),
+        )
+        .row(
+            sell("d2", "Kraken", "2024-03-15T10:00:00Z")
+                .inflow("524828.32", "EUR")
+                .outflow("8", "BTC")
+                .fee("524.83", "EUR"),
+        )
+        .row(
+            airdrop("d3", "Kraken", "2024-06-20T10:00:00Z")
+                .inflow("1000", "ZRO")
+                .stated_value("800.00", "EUR"),
+        )
+        .row(
+            staking("d4", "Kraken", "2024-06-30T10:00:00Z")
+                .inflow("0.4", "ETH")
+                .stated_value("1200.00", "EUR"),
+        )
+}
+
+/// `irpf.md` I-7: year-end holdings across custodians (rows h1–h7, no prices or custody settings).
+pub fn i7() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("h1", "Kraken", "2024-02-01T10:00:00Z")
+                .inflow("0.9", "BTC")
+                .outflow("45000.00", "EUR"),
+        )
+        .row(
+            buy("h2", "Kraken", "2024-02-02T10:00:00Z")
+                .inflow("2", "ETH")
+                .outflow("5000.00", "EUR"),
+        )
+        .row(transfer_out("h3", "Kraken", "2024-05-01T10:00:00Z").outflow("0.2", "BTC"))
+        .row(transfer_in("h4", "Bit2Me", "2024-05-01T10:30:00Z").inflow("0.2", "BTC"))
+        .row(transfer_out("h5", "Kraken", "2024-06-01T10:00:00Z").outflow("0.1", "BTC"))
+        .row(transfer_in("h6", "Ledger", "2024-06-01T10:05:00Z").inflow("0.1", "BTC"))
+        .row(
+            sell("h7", "Kraken", "2024-12-31T23:30:00Z")
+                .inflow("4450.00", "EUR")
+                .outflow("0.05", "BTC"),
+        )
+}
+
+/// `domain.md` §17 D5: global FIFO across two accounts, a transfer with a network fee, then a sale
+/// (rows d5r1–d5r5, no prices).
+pub fn d5() -> Ledger {
+    Ledger::new()
+        .row(
+            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("20000", "EUR"),
+        )
+        .row(
+            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
+                .inflow("1", "BTC")
+                .outflow("30000", "EUR"),
+        )
+        .row(
+            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
+                .outflow("0.5", "BTC")
+                .fee("0.0001", "BTC"),
+        )
+        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
+        .row(
+            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
+                .inflow("48000", "EUR")
+                .outflow("1.2", "BTC"),
+        )
+}
+
 /// `irpf.md` I-5: spot rows e1–e8 and futures rows g1–g2 (no prices).
 pub fn i5() -> Ledger {
     Ledger::new()
@@ -142,6 +275,29 @@ pub fn d14() -> Ledger {
                 .inflow("21000", "EUR")
                 .outflow("0.5", "BTC"),
         )
+}
+
+/// The daily EUR closes of D-14 as `(date, symbol, close)`: BTC and ETH from 2024-01-01 to
+/// 2024-01-06, ETH without a close on the 5th.
+pub fn d14_closes() -> Vec<(String, &'static str, &'static str)> {
+    let btc = ["40000", "42000", "41000", "43000", "42000", "44100"].map(Some);
+    let eth = [
+        Some("2000"),
+        Some("2050"),
+        Some("2100"),
+        Some("2000"),
+        None,
+        Some("2200"),
+    ];
+    let mut out = Vec::new();
+    for (symbol, closes) in [("BTC", btc), ("ETH", eth)] {
+        for (day, close) in (1..=6).zip(closes) {
+            if let Some(close) = close {
+                out.push((format!("2024-01-{day:02}"), symbol, close));
+            }
+        }
+    }
+    out
 }
 
 /// `irpf.md` I-6: rows f1–f9, an incomplete 2023 and a complete 2024 (no prices).

@@ -42,44 +42,11 @@ fn ctx<'a>(outcome: &'a Outcome, market: &'a Market, as_of: &str) -> AnalyticsCo
     }
 }
 
-fn closes(mut ledger: Ledger, symbol: &str, first: &str, values: &[Option<&str>]) -> Ledger {
-    let mut day = date(first);
-    for value in values {
-        if let Some(value) = value {
-            ledger = ledger.price(&day.to_string(), symbol, value, "EUR");
-        }
-        day = day.succ_opt().unwrap();
-    }
-    ledger
-}
-
 fn d14_ledger() -> Ledger {
-    let ledger = core_domain::testkit::examples::d14();
-    let ledger = closes(
-        ledger,
-        "BTC",
-        "2024-01-01",
-        &[
-            Some("40000"),
-            Some("42000"),
-            Some("41000"),
-            Some("43000"),
-            Some("42000"),
-            Some("44100"),
-        ],
-    );
-    closes(
-        ledger,
-        "ETH",
-        "2024-01-01",
-        &[
-            Some("2000"),
-            Some("2050"),
-            Some("2100"),
-            Some("2000"),
-            None,
-            Some("2200"),
-        ],
+    let examples = core_domain::testkit::examples::d14_closes();
+    examples.into_iter().fold(
+        core_domain::testkit::examples::d14(),
+        |ledger, (day, symbol, close)| ledger.price(&day, symbol, close, "EUR"),
     )
 }
 
@@ -477,30 +444,8 @@ fn d15_shock_concentration_ranking_downsampling() {
 fn d5_holdings_with_custody() {
     use core_domain::custody::allocate;
     use core_domain::holdings::{account_holdings, pieces, summarize_custody_locations};
-    use core_domain::testkit::{transfer_in, transfer_out};
 
-    let ledger = Ledger::new()
-        .row(
-            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("30000", "EUR"),
-        )
-        .row(
-            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
-                .outflow("0.5", "BTC")
-                .fee("0.0001", "BTC"),
-        )
-        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
-        .row(
-            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
-                .inflow("48000", "EUR")
-                .outflow("1.2", "BTC"),
-        )
+    let ledger = core_domain::testkit::examples::d5()
         .price("2023-03-10", "BTC", "35000", "EUR")
         .price("2023-04-10", "BTC", "40000", "EUR");
     let outcome = ledger.run();

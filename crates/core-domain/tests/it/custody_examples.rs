@@ -2,7 +2,7 @@
 
 use core_domain::custody::{CustodyOutput, allocate, holdings_at};
 use core_domain::num;
-use core_domain::testkit::{Ledger, Outcome, buy, sell, transfer_in, transfer_out};
+use core_domain::testkit::{Ledger, Outcome, buy, transfer_in, transfer_out};
 use core_domain::{Date, FiscalTimezone};
 
 pub(crate) fn custody(outcome: &Outcome) -> CustodyOutput {
@@ -61,28 +61,7 @@ pub(crate) fn balances(rows: &[core_domain::custody::CustodyBalance]) -> Vec<Str
 }
 
 pub(crate) fn d5() -> Outcome {
-    Ledger::new()
-        .row(
-            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("30000", "EUR"),
-        )
-        .row(
-            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
-                .outflow("0.5", "BTC")
-                .fee("0.0001", "BTC"),
-        )
-        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
-        .row(
-            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
-                .inflow("48000", "EUR")
-                .outflow("1.2", "BTC"),
-        )
+    core_domain::testkit::examples::d5()
         .price("2023-03-10", "BTC", "35000", "EUR")
         .run()
 }

@@ -4,20 +4,7 @@ use core_domain::testkit::{Ledger, buy, sell};
 
 #[test]
 fn d1_purchase_and_sale_with_fiat_fees() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d1r1", "Kraken", "2023-02-01T10:00:00Z")
-                .inflow("1.5", "BTC")
-                .outflow("30000", "EUR")
-                .fee("15", "EUR"),
-        )
-        .row(
-            sell("d1r2", "Kraken", "2023-06-15T12:00:00Z")
-                .inflow("25000", "EUR")
-                .outflow("1.0", "BTC")
-                .fee("20", "EUR"),
-        )
-        .run();
+    let outcome = core_domain::testkit::examples::d1().run();
     let lot = outcome.lot("L:d1r1:0");
     assert_eq!(lot.asset(), "BTC");
     assert_eq!(lot.original(), "1.5");
@@ -42,8 +29,7 @@ fn d1_purchase_and_sale_with_fiat_fees() {
 }
 
 use core_domain::testkit::{
-    Outcome, airdrop, edit, fork, future, migration, mining, promotion, reward, staking, swap,
-    transfer_in, transfer_out,
+    Outcome, airdrop, edit, fork, future, migration, mining, promotion, reward, swap,
 };
 use shared_types::FuturesKind;
 
@@ -129,15 +115,7 @@ fn check_lots(outcome: &Outcome, expected: &[L]) {
 
 #[test]
 fn d2_staking_in_usd_weekend_rate_missing_price_flagged_lot_first() {
-    let outcome = Ledger::new()
-        .row(staking("d2r1", "Kraken:earn", "2023-03-06T08:00:00Z").inflow("10", "ETH"))
-        .row(staking("d2r2", "Kraken:earn", "2023-04-09T09:00:00Z").inflow("4", "ETH"))
-        .row(staking("d2r3", "Kraken:earn", "2022-05-09T07:00:00Z").inflow("3", "ETH"))
-        .row(
-            sell("d2r4", "Kraken:spot", "2023-05-02T10:00:00Z")
-                .inflow("27000", "EUR")
-                .outflow("15", "ETH"),
-        )
+    let outcome = core_domain::testkit::examples::d2()
         .price("2023-03-06", "ETH", "1650.25", "USD")
         .price("2023-04-09", "ETH", "1862.10", "USD")
         // The published ECB USD rates around the example's dates (eurofxref-hist.csv).
@@ -422,28 +400,7 @@ fn d4_received_leg_wins_one_leg_unpriced() {
 
 #[test]
 fn d5_global_fifo_across_accounts_with_a_network_fee() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d5r1", "Kraken", "2023-01-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("20000", "EUR"),
-        )
-        .row(
-            buy("d5r2", "Bitvavo", "2023-02-10T10:00:00Z")
-                .inflow("1", "BTC")
-                .outflow("30000", "EUR"),
-        )
-        .row(
-            transfer_out("d5r3", "Bitvavo", "2023-03-10T10:00:00Z")
-                .outflow("0.5", "BTC")
-                .fee("0.0001", "BTC"),
-        )
-        .row(transfer_in("d5r4", "Kraken", "2023-03-10T10:40:00Z").inflow("0.5", "BTC"))
-        .row(
-            sell("d5r5", "Kraken", "2023-04-10T10:00:00Z")
-                .inflow("48000", "EUR")
-                .outflow("1.2", "BTC"),
-        )
+    let outcome = core_domain::testkit::examples::d5()
         .price("2023-03-10", "BTC", "35000", "EUR")
         .run();
     check_slices(
@@ -496,28 +453,7 @@ fn d5_global_fifo_across_accounts_with_a_network_fee() {
 
 #[test]
 fn d6_disposals_without_cover() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d6r1", "Kraken", "2024-01-05T10:00:00Z")
-                .inflow("1.5", "ETH")
-                .outflow("3000", "EUR"),
-        )
-        .row(
-            sell("d6r2", "Kraken", "2024-02-01T10:00:00Z")
-                .inflow("5000", "EUR")
-                .outflow("2", "ETH"),
-        )
-        .row(
-            sell("d6r3", "Kraken", "2024-03-01T09:00:00Z")
-                .inflow("2600", "EUR")
-                .outflow("1", "ETH"),
-        )
-        .row(
-            buy("d6r4", "Kraken", "2024-03-01T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("2500", "EUR"),
-        )
-        .run();
+    let outcome = core_domain::testkit::examples::d6().run();
     check_slices(
         &outcome,
         &[

@@ -420,30 +420,7 @@ fn i3_phase_in_percentages_declared_loss_and_swap() {
 
 #[test]
 fn i4_large_sale_across_the_top_brackets() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d1", "Kraken", "2022-11-09T10:00:00Z")
-                .inflow("10", "BTC")
-                .outflow("183953.18", "EUR")
-                .fee("183.95", "EUR"),
-        )
-        .row(
-            sell("d2", "Kraken", "2024-03-15T10:00:00Z")
-                .inflow("524828.32", "EUR")
-                .outflow("8", "BTC")
-                .fee("524.83", "EUR"),
-        )
-        .row(
-            airdrop("d3", "Kraken", "2024-06-20T10:00:00Z")
-                .inflow("1000", "ZRO")
-                .stated_value("800.00", "EUR"),
-        )
-        .row(
-            staking("d4", "Kraken", "2024-06-30T10:00:00Z")
-                .inflow("0.4", "ETH")
-                .stated_value("1200.00", "EUR"),
-        )
-        .run();
+    let outcome = core_domain::testkit::examples::i4().run();
     let settings = IrpfSettings::default();
     let zero = ["0.00"; 16];
     check_summary(&report(&outcome, &settings, 2022), zero);
@@ -734,27 +711,7 @@ fn i6_incomplete_year_reacquisition_warning_and_comparison() {
 }
 
 fn i7() -> Outcome {
-    let mut outcome = Ledger::new()
-        .row(
-            buy("h1", "Kraken", "2024-02-01T10:00:00Z")
-                .inflow("0.9", "BTC")
-                .outflow("45000.00", "EUR"),
-        )
-        .row(
-            buy("h2", "Kraken", "2024-02-02T10:00:00Z")
-                .inflow("2", "ETH")
-                .outflow("5000.00", "EUR"),
-        )
-        .row(transfer_out("h3", "Kraken", "2024-05-01T10:00:00Z").outflow("0.2", "BTC"))
-        .row(transfer_in("h4", "Bit2Me", "2024-05-01T10:30:00Z").inflow("0.2", "BTC"))
-        .row(transfer_out("h5", "Kraken", "2024-06-01T10:00:00Z").outflow("0.1", "BTC"))
-        .row(transfer_in("h6", "Ledger", "2024-06-01T10:05:00Z").inflow("0.1", "BTC"))
-        .row(
-            sell("h7", "Kraken", "2024-12-31T23:30:00Z")
-                .inflow("4450.00", "EUR")
-                .outflow("0.05", "BTC"),
-        )
-        .run();
+    let mut outcome = core_domain::testkit::examples::i7().run();
     for account in &mut outcome.accounts {
         let (kind, country) = match account.name.as_str() {
             "Kraken" => (CustodyKind::ForeignProvider, Some("IE")),

@@ -2,7 +2,7 @@
 
 use core_domain::num;
 use core_domain::quality::{IntegrityRow, completeness, integrity_report, integrity_rows};
-use core_domain::testkit::{Ledger, Outcome, buy, sell, staking};
+use core_domain::testkit::Outcome;
 
 use crate::custody_examples::{custody, d12};
 
@@ -116,15 +116,7 @@ fn d12_every_integrity_row_in_report_order() {
 
 #[test]
 fn d2_missing_price_is_one_income_row_and_the_inheriting_slice_raises_none() {
-    let outcome = Ledger::new()
-        .row(staking("d2r1", "Kraken:earn", "2023-03-06T08:00:00Z").inflow("10", "ETH"))
-        .row(staking("d2r2", "Kraken:earn", "2023-04-09T09:00:00Z").inflow("4", "ETH"))
-        .row(staking("d2r3", "Kraken:earn", "2022-05-09T07:00:00Z").inflow("3", "ETH"))
-        .row(
-            sell("d2r4", "Kraken:spot", "2023-05-02T10:00:00Z")
-                .inflow("27000", "EUR")
-                .outflow("15", "ETH"),
-        )
+    let outcome = core_domain::testkit::examples::d2()
         .price("2023-03-06", "ETH", "1650.25", "USD")
         .price("2023-04-09", "ETH", "1862.10", "USD")
         .rate("2023-03-06", "USD", "1.0646")
@@ -149,28 +141,7 @@ fn d2_missing_price_is_one_income_row_and_the_inheriting_slice_raises_none() {
 
 #[test]
 fn d6_uncovered_quantities() {
-    let outcome = Ledger::new()
-        .row(
-            buy("d6r1", "Kraken", "2024-01-05T10:00:00Z")
-                .inflow("1.5", "ETH")
-                .outflow("3000", "EUR"),
-        )
-        .row(
-            sell("d6r2", "Kraken", "2024-02-01T10:00:00Z")
-                .inflow("5000", "EUR")
-                .outflow("2", "ETH"),
-        )
-        .row(
-            sell("d6r3", "Kraken", "2024-03-01T09:00:00Z")
-                .inflow("2600", "EUR")
-                .outflow("1", "ETH"),
-        )
-        .row(
-            buy("d6r4", "Kraken", "2024-03-01T10:00:00Z")
-                .inflow("1", "ETH")
-                .outflow("2500", "EUR"),
-        )
-        .run();
+    let outcome = core_domain::testkit::examples::d6().run();
     let rows = rows_of(&outcome);
     assert_eq!(
         describe(&rows),

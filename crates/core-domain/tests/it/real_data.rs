@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use core_domain::num::{self, OutputClass};
-use core_domain::testkit::{self, Ledger, sell, staking};
+use core_domain::testkit::{self, Ledger};
 
 /// `$CARTERA_SHARED_DATA`, else `<workspace root>/../shared/data`.
 fn shared_data() -> Option<PathBuf> {
@@ -39,15 +39,7 @@ fn rate_examples_of_7_1_on_the_real_history() {
 #[test]
 fn d2_with_the_real_ecb_history() {
     let Some(text) = ecb() else { return };
-    let outcome = Ledger::new()
-        .row(staking("d2r1", "Kraken:earn", "2023-03-06T08:00:00Z").inflow("10", "ETH"))
-        .row(staking("d2r2", "Kraken:earn", "2023-04-09T09:00:00Z").inflow("4", "ETH"))
-        .row(staking("d2r3", "Kraken:earn", "2022-05-09T07:00:00Z").inflow("3", "ETH"))
-        .row(
-            sell("d2r4", "Kraken:spot", "2023-05-02T10:00:00Z")
-                .inflow("27000", "EUR")
-                .outflow("15", "ETH"),
-        )
+    let outcome = core_domain::testkit::examples::d2()
         .price("2023-03-06", "ETH", "1650.25", "USD")
         .price("2023-04-09", "ETH", "1862.10", "USD")
         .ecb_rates_csv(&text)

@@ -394,17 +394,11 @@ fn duplicate_of(
     first_seq: i64,
 ) -> PortResult<Duplicate> {
     let (account, content_key) = row_by_seq(tx, stored_seq)?;
-    Ok(Duplicate {
-        record: r.record,
-        stored_row_key: r.row_key.to_owned(),
-        other_account: account != r.account.trim().to_lowercase(),
-        content_changed: matches!(
-            (r.content_key, content_key.as_deref()),
-            (Some(new), Some(old)) if new != old
-        ),
-        matched_by: DuplicateMatch::Identity,
-        within_batch: stored_seq >= first_seq,
-    })
+    Ok(super::identity_duplicate(
+        r,
+        (stored_seq, &account, content_key.as_deref()),
+        first_seq,
+    ))
 }
 
 /// The duplicate that record `index` of the stream, `r`, is of a stored row with its content
@@ -697,7 +691,7 @@ impl SqliteLedger {
             .transaction_with_behavior(TransactionBehavior::Immediate)
             .map_err(map_err)?;
         // A placeholder entry: rows reference its id; the counts are written at the end.
-        let import_id = insert_log(&tx, &placeholder_log())?;
+        let import_id = insert_log(&tx, &NewImportLog::default())?;
         let mut ids = Ids::load(&tx)?;
         let first_seq = to_i64(meta_value(&tx, "next_seq")?, "next seq")?;
         let staged = order == StreamOrder::Any;
@@ -882,21 +876,6 @@ fn unstage(
          DROP TABLE temp.import_stage_accounts; DROP TABLE temp.import_stage_assets",
     )
     .map_err(map_err)
-}
-
-fn placeholder_log() -> NewImportLog {
-    NewImportLog {
-        imported_at: core_domain::Instant::from_unix_nanos(0),
-        file_name: String::new(),
-        file_sha256: String::new(),
-        format: String::new(),
-        layout: None,
-        options: Vec::new(),
-        rows_read: 0,
-        skipped: Vec::new(),
-        invalid: 0,
-        warnings: 0,
-    }
 }
 
 /// Writes the final import log entry over the placeholder.

@@ -50,6 +50,28 @@ impl TaxSummary {
         "carryForwardExpired",
         "economicActivityIncome",
     ];
+
+    /// The sixteen figures in [`Self::KEYS`] order (only `estimatedIrpf` may be null).
+    pub fn values(&self) -> [Option<&String>; 16] {
+        [
+            Some(&self.capital_gains),
+            Some(&self.capital_losses),
+            Some(&self.savings_base_yields),
+            Some(&self.general_base_airdrops),
+            Some(&self.net_patrimonial_result),
+            self.estimated_irpf.as_ref(),
+            Some(&self.savings_transmission_balance),
+            Some(&self.general_short_term_balance),
+            Some(&self.current_year_cross_compensation),
+            Some(&self.carry_forward_used),
+            Some(&self.savings_base_after_compensation),
+            Some(&self.general_gains_after_compensation),
+            Some(&self.carry_forward_generated),
+            Some(&self.carry_forward_remaining),
+            Some(&self.carry_forward_expired),
+            Some(&self.economic_activity_income),
+        ]
+    }
 }
 
 /// One savings-scale bracket reached by the base.
@@ -576,6 +598,30 @@ pub struct SummaryDeltas {
     pub carry_forward_remaining: DeltaDto,
     pub carry_forward_expired: DeltaDto,
     pub economic_activity_income: DeltaDto,
+}
+
+impl SummaryDeltas {
+    /// The sixteen deltas in [`TaxSummary::KEYS`] order.
+    pub fn values(&self) -> [&DeltaDto; 16] {
+        [
+            &self.capital_gains,
+            &self.capital_losses,
+            &self.savings_base_yields,
+            &self.general_base_airdrops,
+            &self.net_patrimonial_result,
+            &self.estimated_irpf,
+            &self.savings_transmission_balance,
+            &self.general_short_term_balance,
+            &self.current_year_cross_compensation,
+            &self.carry_forward_used,
+            &self.savings_base_after_compensation,
+            &self.general_gains_after_compensation,
+            &self.carry_forward_generated,
+            &self.carry_forward_remaining,
+            &self.carry_forward_expired,
+            &self.economic_activity_income,
+        ]
+    }
 }
 
 /// Two IRPF years side by side (`domain.md` §15).

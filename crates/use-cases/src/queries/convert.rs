@@ -48,3 +48,16 @@ pub(crate) fn flags(set: FlagSet) -> Vec<String> {
 pub(crate) fn count(n: usize) -> u64 {
     n as u64
 }
+
+/// Quantities not covered by acquisitions, per asset, as the wire's gap items.
+pub(crate) fn gap_items(
+    uncovered: &[(core_domain::Asset, Decimal)],
+) -> Vec<shared_types::dto::GapItem> {
+    uncovered
+        .iter()
+        .map(|(asset, quantity)| shared_types::dto::GapItem {
+            symbol: asset.to_string(),
+            amount: qty(*quantity),
+        })
+        .collect()
+}

@@ -2,10 +2,10 @@
 
 use core_domain::quality::{self, IntegrityRow};
 use shared_types::dto::{
-    CompletenessCounters, FiscalIntegrity, GapItem, IntegrityGroupDto, IntegrityRowDto,
+    CompletenessCounters, FiscalIntegrity, IntegrityGroupDto, IntegrityRowDto,
 };
 
-use super::convert::{count, instant, qty};
+use super::convert::{count, gap_items, instant, qty};
 use super::state::Derived;
 use crate::error::UseCaseResult;
 
@@ -44,14 +44,7 @@ pub(crate) fn fiscal_integrity(derived: &Derived) -> UseCaseResult<FiscalIntegri
         needs_recalculation: false,
         counters: CompletenessCounters {
             excluded_operations: count(counters.excluded_operations),
-            uncovered_quantity: counters
-                .uncovered_quantity
-                .iter()
-                .map(|(a, q)| GapItem {
-                    symbol: a.to_string(),
-                    amount: qty(*q),
-                })
-                .collect(),
+            uncovered_quantity: gap_items(&counters.uncovered_quantity),
             flagged_open_lots: count(counters.flagged_open_lots),
             unresolved_income: count(counters.unresolved_income),
             unresolved_derivatives: count(counters.unresolved_derivatives),

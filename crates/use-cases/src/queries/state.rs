@@ -7,7 +7,7 @@
 //! those rows and prices name are loaded.
 
 use std::collections::hash_map::Entry;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use core_domain::analytics::{AnalyticsContext, DailySeries, DisplayCurrency, daily_series};
@@ -410,52 +410,10 @@ impl FiscalDays {
     }
 }
 
-/// A multiply-xor hasher for the per-leg asset sets of [`Derived::load`]: SipHash's resistance
-/// to chosen keys buys nothing on symbols the ledger itself holds, and it cost a few percent of
-/// a report (one lookup per leg). The sets are sorted before anything reads them.
-#[derive(Clone, Copy, Default)]
-struct LegHasher(u64);
-
-impl LegHasher {
-    const K: u64 = 0x9e37_79b9_7f4a_7c15;
-
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(23) ^ word).wrapping_mul(Self::K);
-    }
-}
-
-impl std::hash::Hasher for LegHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            for (slot, byte) in word.iter_mut().zip(chunk) {
-                *slot = *byte;
-            }
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.add(u64::from(n));
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_u128(&mut self, n: u128) {
-        self.add(n as u64);
-        self.add((n >> 64) as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        // The table indexes with the low bits and tags with the high ones: fold both halves.
-        self.0 ^ (self.0 >> 32)
-    }
-}
-
-type LegMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<LegHasher>>;
-type LegSet<K> = HashSet<K, std::hash::BuildHasherDefault<LegHasher>>;
+/// The per-leg asset sets of [`Derived::load`]: a lookup per leg, where SipHash cost a few
+/// percent of a report. The sets are sorted before anything reads them.
+type LegMap<K, V> = core_domain::fast_hash::FastMap<K, V>;
+type LegSet<K> = core_domain::fast_hash::FastSet<K>;
 
 /// The BTC benchmark of the risk metrics (`domain.md` §11.4).
 fn benchmark() -> Option<Asset> {

@@ -14,7 +14,7 @@ use shared_types::dto::{
     AnnexLineDto, Art335EntryDto, AuditRowDto, BasesDto, BracketDto, CarryAmountDto,
     CarryForwardDto, CarryRemainingDto, CarryUseDto, CompletenessDto, CsvFile, CustodianDto,
     CustodianEntryDto, DeltaDto, DerivativeContractDto, DerivativesDto, ExcludedOperationDto,
-    GapItem, GuideBoxDto, GuideCryptoRowDto, GuideNoteDto, GuidePendingDto, IncomeAssetTotalDto,
+    GuideBoxDto, GuideCryptoRowDto, GuideNoteDto, GuidePendingDto, IncomeAssetTotalDto,
     IncomeBlockDto, IncomeBucketTotalDto, IncomeDto, IncomeLineDto, LatestAuditRows, Modelo100Dto,
     Modelo100RowDto, Modelo100TotalsDto, Modelo714Dto, Modelo714Item, Modelo721Dto,
     ReacquisitionDto, RentaGuideDto, SummaryDeltas, SwapAuditDto, TaxCsvFiles, TaxReport,
@@ -22,7 +22,9 @@ use shared_types::dto::{
     YearEndHoldingsDto,
 };
 
-use super::convert::{count, date, fiat, fiat_opt, flags, instant, qty, rate, ratio, unit};
+use super::convert::{
+    count, date, fiat, fiat_opt, flags, gap_items, instant, qty, rate, ratio, unit,
+};
 use super::state::Derived;
 use crate::error::{UseCaseError, UseCaseResult};
 
@@ -312,6 +314,17 @@ fn income_block(block: &core_domain::irpf::modelo100::IncomeBlock, bucket: &str)
     }
 }
 
+fn carry_amounts(amounts: &[core_domain::irpf::compensation::CarryAmount]) -> Vec<CarryAmountDto> {
+    amounts
+        .iter()
+        .map(|g| CarryAmountDto {
+            origin_year: g.origin_year,
+            kind: g.kind.as_str().to_owned(),
+            amount: fiat(g.amount),
+        })
+        .collect()
+}
+
 fn contract_dto(c: &core_domain::irpf::report::ContractResult) -> DerivativeContractDto {
     DerivativeContractDto {
         contract: c.contract.clone(),
@@ -370,16 +383,7 @@ pub(crate) fn report_dto(r: &IrpfYearReport) -> UseCaseResult<TaxReport> {
                     amount: fiat(u.amount),
                 })
                 .collect(),
-            generated: r
-                .carry_forward
-                .generated
-                .iter()
-                .map(|g| CarryAmountDto {
-                    origin_year: g.origin_year,
-                    kind: g.kind.as_str().to_owned(),
-                    amount: fiat(g.amount),
-                })
-                .collect(),
+            generated: carry_amounts(&r.carry_forward.generated),
             remaining: r
                 .carry_forward
                 .remaining
@@ -392,30 +396,14 @@ pub(crate) fn report_dto(r: &IrpfYearReport) -> UseCaseResult<TaxReport> {
                     last_usable_year: g.last_usable_year,
                 })
                 .collect(),
-            expired: r
-                .carry_forward
-                .expired
-                .iter()
-                .map(|g| CarryAmountDto {
-                    origin_year: g.origin_year,
-                    kind: g.kind.as_str().to_owned(),
-                    amount: fiat(g.amount),
-                })
-                .collect(),
+            expired: carry_amounts(&r.carry_forward.expired),
         },
         completeness: TaxReportCompleteness {
             unconvertible_count: c.unconvertible_count,
             excluded_flagged_events: c.excluded_flagged_events,
             excluded_unresolved_income: c.excluded_unresolved_income,
             status: completeness_dto(&c.status),
-            uncovered_quantity: c
-                .uncovered_quantity
-                .iter()
-                .map(|(a, q)| GapItem {
-                    symbol: a.to_string(),
-                    amount: qty(*q),
-                })
-                .collect(),
+            uncovered_quantity: gap_items(&c.uncovered_quantity),
             manual_value_count: c.manual_value_count,
             excluded_operations: c
                 .excluded_operations

@@ -1,6 +1,6 @@
 //! Use cases over the in-memory fake store, with the figures of the spec's worked examples.
 
-use core_domain::testkit::{Ledger, buy, date, instant, sell, transfer_in, transfer_out};
+use core_domain::testkit::{Ledger, date, instant, sell};
 use serde_json::{Value, json};
 use shared_types::{CustodyKind, SpotTxType};
 
@@ -29,19 +29,7 @@ fn check(actual: &Value, expected: &Value) {
 }
 
 fn d1() -> Ledger {
-    Ledger::new()
-        .row(
-            buy("d1r1", "Kraken", "2023-02-01T10:00:00Z")
-                .inflow("1.5", "BTC")
-                .outflow("30000", "EUR")
-                .fee("15", "EUR"),
-        )
-        .row(
-            sell("d1r2", "Kraken", "2023-06-15T12:00:00Z")
-                .inflow("25000", "EUR")
-                .outflow("1.0", "BTC")
-                .fee("20", "EUR"),
-        )
+    core_domain::testkit::examples::d1()
 }
 
 #[test]
@@ -139,45 +127,13 @@ fn d1_summary_valued_and_lots() {
     assert_eq!(history.total_pages, 1);
 }
 
-fn closes(mut fake: Fake, symbol: &str, first: &str, values: &[Option<&str>]) -> Fake {
-    let mut day = date(first);
-    for value in values {
-        if let Some(value) = value {
-            fake = fake.price(&day.to_string(), symbol, value, "EUR");
-        }
-        day = day.succ_opt().unwrap();
-    }
-    fake
-}
-
 fn d14() -> Fake {
     let ledger = core_domain::testkit::examples::d14();
-    let fake = closes(
-        Fake::new(&ledger),
-        "BTC",
-        "2024-01-01",
-        &[
-            Some("40000"),
-            Some("42000"),
-            Some("41000"),
-            Some("43000"),
-            Some("42000"),
-            Some("44100"),
-        ],
-    );
-    closes(
-        fake,
-        "ETH",
-        "2024-01-01",
-        &[
-            Some("2000"),
-            Some("2050"),
-            Some("2100"),
-            Some("2000"),
-            None,
-            Some("2200"),
-        ],
-    )
+    core_domain::testkit::examples::d14_closes()
+        .into_iter()
+        .fold(Fake::new(&ledger), |fake, (day, symbol, close)| {
+            fake.price(&day, symbol, close, "EUR")
+        })
 }
 
 const D14_T: &str = "2024-01-06T18:00:00Z";
@@ -784,26 +740,7 @@ fn read_use_cases_is_object_safe_send_and_sync() {
 }
 
 fn i7() -> Fake {
-    let ledger = Ledger::new()
-        .row(
-            buy("h1", "Kraken", "2024-02-01T10:00:00Z")
-                .inflow("0.9", "BTC")
-                .outflow("45000.00", "EUR"),
-        )
-        .row(
-            buy("h2", "Kraken", "2024-02-02T10:00:00Z")
-                .inflow("2", "ETH")
-                .outflow("5000.00", "EUR"),
-        )
-        .row(transfer_out("h3", "Kraken", "2024-05-01T10:00:00Z").outflow("0.2", "BTC"))
-        .row(transfer_in("h4", "Bit2Me", "2024-05-01T10:30:00Z").inflow("0.2", "BTC"))
-        .row(transfer_out("h5", "Kraken", "2024-06-01T10:00:00Z").outflow("0.1", "BTC"))
-        .row(transfer_in("h6", "Ledger", "2024-06-01T10:05:00Z").inflow("0.1", "BTC"))
-        .row(
-            sell("h7", "Kraken", "2024-12-31T23:30:00Z")
-                .inflow("4450.00", "EUR")
-                .outflow("0.05", "BTC"),
-        );
+    let ledger = core_domain::testkit::examples::i7();
     Fake::new(&ledger)
         .custody("Kraken", CustodyKind::ForeignProvider, Some("IE"))
         .custody("Bit2Me", CustodyKind::SpanishProvider, Some("ES"))

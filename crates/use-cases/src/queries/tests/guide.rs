@@ -1,7 +1,7 @@
 //! The Renta Web guide on the worked examples of the IRPF spec (I-2, I-4, I-5, I-6): every box
 //! with its exact amount, as the `--json` document and the tool carry it.
 
-use core_domain::testkit::{Ledger, airdrop, buy, sell, staking};
+use core_domain::testkit::Ledger;
 use serde_json::{Value, json};
 
 use super::{i5, queries, tax, to_json};
@@ -137,29 +137,7 @@ fn i5_2023_takes_part_of_the_2022_loss_and_keeps_the_rest_pending() {
 }
 
 fn i4() -> Ledger {
-    Ledger::new()
-        .row(
-            buy("d1", "Kraken", "2022-11-09T10:00:00Z")
-                .inflow("10", "BTC")
-                .outflow("183953.18", "EUR")
-                .fee("183.95", "EUR"),
-        )
-        .row(
-            sell("d2", "Kraken", "2024-03-15T10:00:00Z")
-                .inflow("524828.32", "EUR")
-                .outflow("8", "BTC")
-                .fee("524.83", "EUR"),
-        )
-        .row(
-            airdrop("d3", "Kraken", "2024-06-20T10:00:00Z")
-                .inflow("1000", "ZRO")
-                .stated_value("800.00", "EUR"),
-        )
-        .row(
-            staking("d4", "Kraken", "2024-06-30T10:00:00Z")
-                .inflow("0.4", "ETH")
-                .stated_value("1200.00", "EUR"),
-        )
+    core_domain::testkit::examples::i4()
 }
 
 #[test]
