@@ -1847,11 +1847,18 @@ fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
     } else {
         out.push_str(&custodian_table(&holdings.custodians));
     }
+    // An entry a notice names (a value out of range, D-146) is explained there.
     if holdings
         .custodians
         .iter()
         .flat_map(|c| &c.entries)
-        .any(|e| e.value_eur.is_none())
+        .any(|e| {
+            e.value_eur.is_none()
+                && !holdings
+                    .missing
+                    .iter()
+                    .any(|n| n.what.split(' ').next() == Some(e.symbol.as_str()))
+        })
     {
         out.push_str(t(
             "warning: some holdings have no close at that date; run `cartera prices import FILE…`\n",

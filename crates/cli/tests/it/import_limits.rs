@@ -383,6 +383,17 @@ fn an_overflow_within_the_bound_names_its_asset_and_row_and_leaves_the_rest() {
     let metrics = check_portfolio(&ledger, name, &key_of_line_7);
     let tax = check_tax(&ledger, name, &key_of_line_5);
     check_tools(&ledger, &metrics, &tax);
+    // The holdings at the year's end name BIG the same way, never as a missing close.
+    let at = run_at(&ledger, &["holdings-at", "2024-12-31"]);
+    assert_eq!(at.status.code(), Some(0), "{}", stderr(&at));
+    let at = stdout(&at);
+    assert!(
+        at.contains(
+            "warning: BIG is not valued: 100000000000000 BIG at its close on or before 2024-12-31 \
+             is too large to compute"
+        ) && !at.contains("no close at that date"),
+        "{at}"
+    );
 }
 
 /// The portfolio: BIG and MEGA unvalued for being out of range, each named with its cause;

@@ -220,23 +220,35 @@ fn out_of_range_notice(derived: &Derived, h: &Holding, source: RowSource<'_>) ->
     };
     match finding {
         Some(row) => out_of_range_row_notice(h.asset, row, source),
-        None => MissingDataNotice {
-            what: format!(
-                "{} is not valued: {} {} at its latest close{} is too large to compute",
-                h.asset,
-                qty(h.quantity),
-                h.asset,
+        None => value_out_of_range_notice(
+            h.asset,
+            h.quantity,
+            &format!(
+                "at its latest close{}",
                 derived
                     .last_price(h.asset)
                     .map(|d| format!(" (of {})", date(d)))
                     .unwrap_or_default()
             ),
-            hint: format!(
-                "the quantity or the close is far beyond any real one: check the rows of {} \
-                 (`cartera tx --symbol {} --keys`) and its prices",
-                h.asset, h.asset
-            ),
-        },
+        ),
+    }
+}
+
+/// `quantity` of `asset` valued `at` a close is too large to compute (D-146).
+fn value_out_of_range_notice(
+    asset: core_domain::Asset,
+    quantity: Decimal,
+    at: &str,
+) -> MissingDataNotice {
+    MissingDataNotice {
+        what: format!(
+            "{asset} is not valued: {} {asset} {at} is too large to compute",
+            qty(quantity)
+        ),
+        hint: format!(
+            "the quantity or the close is far beyond any real one: check the rows of {asset} \
+             (`cartera tx --symbol {asset} --keys`) and its prices"
+        ),
     }
 }
 
@@ -452,9 +464,29 @@ pub(crate) fn holdings_at(derived: &Derived, day: Date) -> UseCaseResult<Holding
     seen.sort_unstable();
     seen.dedup();
     for asset in seen {
-        if let Ok(core_domain::market::PriceLookup::Found { price, .. }) =
-            derived.valuation_market().latest_price(asset, day)
+        let lookup = derived.valuation_market().latest_price(asset, day);
+        // A close that exists but values an entry beyond the bound (D-146): named, never a
+        // missing close.
+        if let Some(units) = custodians
+            .iter()
+            .flat_map(|c| &c.entries)
+            .find(|e| e.asset == asset && e.value.is_none() && !e.units.is_zero())
+            .map(|e| e.units)
+            .filter(|_| {
+                matches!(
+                    lookup,
+                    Ok(core_domain::market::PriceLookup::Found { .. }
+                        | core_domain::market::PriceLookup::OutOfRange)
+                )
+            })
         {
+            missing.push(value_out_of_range_notice(
+                asset,
+                units,
+                &format!("at its close on or before {}", date(day)),
+            ));
+        }
+        if let Ok(core_domain::market::PriceLookup::Found { price, .. }) = lookup {
             let age = day.signed_duration_since(price.date).num_days();
             if age > STALE_DAYS {
                 missing.push(MissingDataNotice {
