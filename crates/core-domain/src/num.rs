@@ -131,10 +131,16 @@ pub fn cents_product(a: Decimal, b: Decimal) -> Option<Decimal> {
     within_limit(to_cents(a.checked_mul(b)?))
 }
 
-/// `value` when its magnitude is below [`VALUE_LIMIT`], else `None` (D-146).
+/// `value` when its magnitude is below [`VALUE_LIMIT`], else `None` (D-146). Compared on the
+/// mantissa (`|m| < 10^(15 + scale)`): a `Decimal` comparison rescales, and the daily series
+/// checks every asset's value of every day.
 #[inline]
 pub fn within_limit(value: Decimal) -> Option<Decimal> {
-    (value.abs() < VALUE_LIMIT).then_some(value)
+    // 10^(15 + scale) beyond u128 (scale > 23) is beyond any mantissa (< 2^96) too.
+    let inside = 10u128
+        .checked_pow(15 + value.scale())
+        .is_none_or(|bound| value.mantissa().unsigned_abs() < bound);
+    inside.then_some(value)
 }
 
 /// `a × part ÷ whole` for a share `part ≤ whole` of `a` (an allocation, a quantity or cost
