@@ -16,7 +16,7 @@ pub const fn input_schema(tool: ToolName) -> &'static str {
         ToolName::PortfolioSummary => EMPTY_SCHEMA,
         ToolName::FiscalIntegrity => EMPTY_SCHEMA,
         ToolName::FiscalIntegrityRows => {
-            r#"{"type":"object","properties":{"qualityFlag":{"type":"string","enum":["MISSING_PRICE","MISSING_FX_RATE","CURRENCY_MISMATCH","NEGATIVE_COST_BASIS","MISSING_ACQUISITION","CUSTODY_RESIDUAL","UNTRACKED_INFLOW","CUSTODY_IMBALANCE","UNKNOWN_TX_TYPE"]},"page":{"type":"integer","minimum":0,"maximum":1000000,"default":0}},"required":["qualityFlag"],"additionalProperties":false}"#
+            r#"{"type":"object","properties":{"qualityFlag":{"type":"string","enum":["MISSING_PRICE","MISSING_FX_RATE","CURRENCY_MISMATCH","NEGATIVE_COST_BASIS","MISSING_ACQUISITION","CUSTODY_RESIDUAL","UNTRACKED_INFLOW","CUSTODY_IMBALANCE","UNKNOWN_TX_TYPE","AMOUNT_OUT_OF_RANGE"]},"page":{"type":"integer","minimum":0,"maximum":1000000,"default":0}},"required":["qualityFlag"],"additionalProperties":false}"#
         }
         ToolName::TokenHistory => {
             r#"{"type":"object","properties":{"symbol":{"type":"string","pattern":"^[A-Za-z0-9.]{1,20}$"}},"required":["symbol"],"additionalProperties":false}"#

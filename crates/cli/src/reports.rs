@@ -139,6 +139,9 @@ pub(crate) fn parse_date(text: &str) -> Result<Date, String> {
 }
 
 /// The store and its use cases, for one command.
+/// Where a row was read from, in words (`kraken.csv line 12`), when the ledger knows it.
+pub(crate) type RowSource<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 pub(crate) struct Session {
     pub(crate) path: PathBuf,
     pub(crate) queries: LedgerQueries<SqliteLedger>,
@@ -618,7 +621,7 @@ pub(crate) fn run_tax(ledger: Option<&Path>, json: bool, args: &TaxArgs) -> Resu
     if json {
         print_json(&*report)?;
     } else {
-        let mut text = render_tax(&report);
+        let mut text = render_tax(&report, &|key| session.queries.row_source(key));
         if let Some(w) = &worksheets {
             text.push_str(&crate::worksheets::render(w));
         }
@@ -745,8 +748,8 @@ fn completeness_text(status: &CompletenessDto) -> String {
 }
 
 /// The year report as text.
-pub(crate) fn render_tax(report: &TaxReport) -> String {
-    render_tax_with(report, true)
+pub(crate) fn render_tax(report: &TaxReport, source: RowSource<'_>) -> String {
+    render_tax_with(report, true, source)
 }
 
 /// [`render_tax`], with or without the one-line-per-slice disposal list (a run of several years
@@ -755,7 +758,11 @@ pub(crate) fn render_tax(report: &TaxReport) -> String {
     clippy::too_many_lines,
     reason = "one section after another, in the order of the year report"
 )]
-pub(crate) fn render_tax_with(report: &TaxReport, with_disposals: bool) -> String {
+pub(crate) fn render_tax_with(
+    report: &TaxReport,
+    with_disposals: bool,
+    source: RowSource<'_>,
+) -> String {
     let mut out = format!(
         "IRPF {} ({}, {}): {}\n\n",
         report.year,
@@ -1065,6 +1072,39 @@ pub(crate) fn render_tax_with(report: &TaxReport, with_disposals: bool) -> Strin
                     "disposed of without a recorded acquisition",
                     "transmitidos sin adquisición registrada"
                 )
+            );
+        }
+        // An overflow names its asset and row (D-146): the row is the one to correct.
+        for op in completeness
+            .excluded_operations
+            .iter()
+            .filter(|op| op.flags.iter().any(|f| f == "AMOUNT_OUT_OF_RANGE"))
+        {
+            let quantity = crate::i18n::num(&op.quantity);
+            let at = source(&op.row_key)
+                .map(|at| format!("{at}, "))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                " {}",
+                if crate::i18n::es() {
+                    format!(
+                        "{asset}: los importes de la fila {key} ({at}pata {leg}, {quantity} \
+                         {asset}) son demasiado grandes para calcularse; corríjala con \
+                         `cartera edit {key}`",
+                        asset = op.asset,
+                        key = op.row_key,
+                        leg = op.leg,
+                    )
+                } else {
+                    format!(
+                        "{asset}: the amounts of row {key} ({at}leg {leg}, {quantity} {asset}) \
+                         are too large to compute; correct it with `cartera edit {key}`",
+                        asset = op.asset,
+                        key = op.row_key,
+                        leg = op.leg,
+                    )
+                }
             );
         }
         out.push_str(t(
@@ -1742,11 +1782,18 @@ fn render_holdings_at(holdings: &HoldingsAtDto) -> String {
     } else {
         out.push_str(&custodian_table(&holdings.custodians));
     }
+    // An entry a notice names (a value out of range, D-146) is explained there.
     if holdings
         .custodians
         .iter()
         .flat_map(|c| &c.entries)
-        .any(|e| e.value_eur.is_none())
+        .any(|e| {
+            e.value_eur.is_none()
+                && !holdings
+                    .missing
+                    .iter()
+                    .any(|n| n.what.split(' ').next() == Some(e.symbol.as_str()))
+        })
     {
         out.push_str(t(
             "warning: some holdings have no close at that date; run `cartera prices import FILE…`\n",
@@ -1911,7 +1958,10 @@ pub(crate) fn print_demo(ledger: &Path, json: bool) -> Result<Outcome> {
     out!("{}", render_portfolio(&summary));
     for report in &reports {
         outln!();
-        out!("{}", render_tax(report));
+        out!(
+            "{}",
+            render_tax(report, &|key| session.queries.row_source(key))
+        );
     }
     Ok(Outcome::Success)
 }

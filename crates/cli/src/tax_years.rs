@@ -93,7 +93,9 @@ pub(crate) fn run(
     } else {
         let mut out = String::new();
         for report in &reports {
-            out.push_str(&render_tax_with(report, false));
+            out.push_str(&render_tax_with(report, false, &|key| {
+                session.queries.row_source(key)
+            }));
             if !report.audit_trail.is_empty() {
                 let _ = writeln!(
                     out,

@@ -80,7 +80,8 @@ impl DisplayCurrency {
         }
     }
 
-    /// Converts an EUR figure dated `date` (§11.2); `None` when the rate is missing.
+    /// Converts an EUR figure dated `date` (§11.2); `None` when the rate is missing, or when
+    /// it is so absurd that the converted figure is out of range (D-146): no usable rate.
     pub fn convert(
         self,
         market: &Market,
@@ -89,10 +90,10 @@ impl DisplayCurrency {
     ) -> DomainResult<Option<Decimal>> {
         match self {
             Self::Eur => Ok(Some(eur)),
-            Self::Usd => match self.rate(market, date) {
-                Some(rate) => num::mul(eur, rate, "display conversion").map(Some),
-                None => Ok(None),
-            },
+            Self::Usd => Ok(self
+                .rate(market, date)
+                .and_then(|rate| eur.checked_mul(rate))
+                .and_then(num::within_limit)),
         }
     }
 }
@@ -104,6 +105,9 @@ pub enum UnvaluedReason {
     NoPrice,
     /// A missing ECB rate is among the causes.
     NoRate,
+    /// A value is too large to compute (`AMOUNT_OUT_OF_RANGE`, D-146): an absurd quantity,
+    /// price or rate, or a lot whose cost is out of range.
+    OutOfRange,
 }
 
 impl UnvaluedReason {
@@ -112,6 +116,7 @@ impl UnvaluedReason {
         match self {
             Self::NoPrice => "NO_PRICE",
             Self::NoRate => "NO_RATE",
+            Self::OutOfRange => "OUT_OF_RANGE",
         }
     }
 }

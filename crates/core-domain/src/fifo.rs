@@ -855,8 +855,8 @@ impl<'a> Engine<'a> {
             let quantity = if last {
                 carried_left
             } else {
-                let share = num::mul(part.quantity, inflow.quantity, context)?;
-                let share = num::round_half_up(num::div(share, outflow.quantity, context)?, 18);
+                let share = num::share(inflow.quantity, part.quantity, outflow.quantity, context)?;
+                let share = num::round_half_up(share, 18);
                 share.min(carried_left)
             };
             carried_left = num::sub(carried_left, quantity, context)?;
@@ -1230,8 +1230,9 @@ fn cents_share(
     if let Some(share) = fast_cents_share(amount, part, whole) {
         return Ok(share);
     }
-    let share = num::mul(amount, part, context)?;
-    Ok(num::to_cents(num::div(share, whole, context)?))
+    // The remaining-amount rule makes the parts sum exactly even when the share takes the
+    // quotient first (a product beyond a decimal, D-146).
+    Ok(num::to_cents(num::share(amount, part, whole, context)?))
 }
 
 /// The common case of [`cents_share`] in integers: a cent amount (scale 2) times a quantity

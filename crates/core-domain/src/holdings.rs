@@ -195,11 +195,17 @@ impl HoldingsSnapshot {
 
 /// Accumulates a cost basis over lots or pieces.
 #[derive(Clone, Copy, Debug, Default)]
+#[allow(
+    clippy::struct_excessive_bools,
+    reason = "four independent causes of an unknown or unconverted cost, each reported"
+)]
 struct CostAcc {
     amount: Decimal,
     unknown: bool,
     unconvertible: bool,
     fx_flagged: bool,
+    /// A lot's cost is unknown because a value was out of range (D-146).
+    out_of_range: bool,
 }
 
 impl CostAcc {
@@ -242,11 +248,14 @@ fn current_price(
     let as_of = ctx.as_of_date();
     Ok(match ctx.market.latest_price(asset, as_of)? {
         PriceLookup::Found { close_eur, .. } => match ctx.currency.rate(ctx.market, as_of) {
-            Some(rate) => Ok(num::mul(close_eur, rate, "current price")?),
+            Some(rate) => close_eur
+                .checked_mul(rate)
+                .ok_or(UnvaluedReason::OutOfRange),
             None => Err(UnvaluedReason::NoRate),
         },
         PriceLookup::MissingFxRate => Err(UnvaluedReason::NoRate),
         PriceLookup::MissingPrice => Err(UnvaluedReason::NoPrice),
+        PriceLookup::OutOfRange => Err(UnvaluedReason::OutOfRange),
     })
 }
 
@@ -260,26 +269,31 @@ fn finish_holding(
 ) -> DomainResult<Holding> {
     let cost_basis = cost.finish(currency);
     let current_price = price.ok();
-    let current_value = match current_price {
-        // A market value is rounded to cents (`domain.md` §7.2) before any total sums it.
-        Some(p) => Some(num::to_cents(num::mul(quantity, p, "current value")?)),
-        None => None,
+    // A market value is rounded to cents (`domain.md` §7.2) before any total sums it; an
+    // absurd quantity at an absurd price is out of range, never an error (D-146).
+    let current_value = current_price.and_then(|p| num::cents_product(quantity, p));
+    // The average unit cost of a dust quantity can overflow too: out of range as well.
+    let avg_unit_cost = match cost_basis.amount() {
+        Some(amount) if !quantity.is_zero() => amount.checked_div(quantity),
+        _ => None,
     };
+    let out_of_range = cost.out_of_range
+        || price == Err(UnvaluedReason::OutOfRange)
+        || (current_price.is_some() && current_value.is_none())
+        || (cost_basis.amount().is_some() && !quantity.is_zero() && avg_unit_cost.is_none());
     let rate_cause = cost.unconvertible || cost.fx_flagged || price == Err(UnvaluedReason::NoRate);
     let (unvalued_reason, unrealized_pnl, avg_unit_cost) =
-        match (current_value, cost_basis.amount()) {
-            (Some(value), Some(amount)) => (
+        match (current_value, cost_basis.amount(), out_of_range) {
+            (Some(value), Some(amount), false) => (
                 None,
                 Some(num::sub(value, amount, "unrealized")?),
-                if quantity.is_zero() {
-                    None
-                } else {
-                    Some(num::div(amount, quantity, "average unit cost")?)
-                },
+                avg_unit_cost,
             ),
             _ => (
                 Some(if rate_cause {
                     UnvaluedReason::NoRate
+                } else if out_of_range {
+                    UnvaluedReason::OutOfRange
                 } else {
                     UnvaluedReason::NoPrice
                 }),
@@ -318,6 +332,9 @@ pub fn holdings_snapshot(
         if lot.flags.contains(QualityFlag::MissingFxRate) {
             entry.1.fx_flagged = true;
         }
+        if lot.flags.contains(QualityFlag::AmountOutOfRange) {
+            entry.1.out_of_range = true;
+        }
         match converted_remaining_cost(ctx, lot)? {
             Ok(cost) => entry.1.amount = num::add(entry.1.amount, cost, "holding cost")?,
             Err(CostGap::Unknown) => entry.1.unknown = true,
@@ -341,7 +358,9 @@ pub fn holdings_snapshot(
         // §11.5: a held asset without a stored price at T, whatever the live quote says.
         match ctx.market.price(asset, ctx.as_of_date())? {
             PriceLookup::Found { .. } => {}
-            PriceLookup::MissingPrice => totals.prices_incomplete = true,
+            PriceLookup::MissingPrice | PriceLookup::OutOfRange => {
+                totals.prices_incomplete = true;
+            }
             PriceLookup::MissingFxRate => {
                 totals.prices_incomplete = true;
                 totals.rates_incomplete = true;
@@ -434,10 +453,14 @@ pub fn account_holdings(
             if lot.flags.contains(QualityFlag::MissingFxRate) {
                 entry.1.fx_flagged = true;
             }
+            if lot.flags.contains(QualityFlag::AmountOutOfRange) {
+                entry.1.out_of_range = true;
+            }
             // Custody attribution: piece × acquisition value ÷ original quantity.
             let share = match lot.known_cost() {
-                Some(cost) if !lot.original_quantity.is_zero() => Some(num::div(
-                    num::mul(piece.quantity, cost, "piece cost")?,
+                Some(cost) if !lot.original_quantity.is_zero() => Some(num::share(
+                    cost,
+                    piece.quantity,
                     lot.original_quantity,
                     "piece cost",
                 )?),

@@ -160,6 +160,9 @@ pub enum PriceLookup {
     MissingFxRate,
     /// No candidate in the 7-day window (`MISSING_PRICE`).
     MissingPrice,
+    /// A close whose conversion to EUR is too large to compute (an absurdly small rate,
+    /// `AMOUNT_OUT_OF_RANGE`, D-146).
+    OutOfRange,
 }
 
 impl PriceLookup {
@@ -169,6 +172,7 @@ impl PriceLookup {
             Self::Found { .. } => None,
             Self::MissingFxRate => Some(QualityFlag::MissingFxRate),
             Self::MissingPrice => Some(QualityFlag::MissingPrice),
+            Self::OutOfRange => Some(QualityFlag::AmountOutOfRange),
         }
     }
 }
@@ -367,7 +371,7 @@ impl PriceTable {
     /// newest first, EUR then USD then other codes alphabetically within a date; the first that
     /// converts with the rate of `d` wins.
     pub fn lookup(&self, asset: Asset, d: Date, rates: &RateTable) -> DomainResult<PriceLookup> {
-        convert(self.lookup_raw(asset, d, rates))
+        Ok(convert(self.lookup_raw(asset, d, rates)))
     }
 
     /// [`PriceTable::lookup`] without the EUR close: the valuation multiplies the quantity by
@@ -560,24 +564,30 @@ impl PriceCursor<'_> {
             self.end += 1;
         }
         let up_to = self.points.get(..self.end).unwrap_or(&[]);
-        convert(pick(up_to, window, rates))
+        Ok(convert(pick(up_to, window, rates)))
     }
 }
 
-/// The EUR close of a raw lookup.
-fn convert(raw: RawLookup) -> DomainResult<PriceLookup> {
-    Ok(match raw {
-        RawLookup::Found { price, fx } => PriceLookup::Found {
-            close_eur: match fx {
-                Some(fx) => num::div(price.price, fx.rate, "fx conversion")?,
-                None => price.price,
-            },
-            price,
-            fx,
-        },
+/// The EUR close of a raw lookup; a close whose conversion overflows is out of range (D-146).
+fn convert(raw: RawLookup) -> PriceLookup {
+    match raw {
+        RawLookup::Found { price, fx } => {
+            let close_eur = match fx {
+                Some(fx) => price.price.checked_div(fx.rate),
+                None => Some(price.price),
+            };
+            match close_eur {
+                Some(close_eur) => PriceLookup::Found {
+                    close_eur,
+                    price,
+                    fx,
+                },
+                None => PriceLookup::OutOfRange,
+            }
+        }
         RawLookup::MissingFxRate => PriceLookup::MissingFxRate,
         RawLookup::MissingPrice => PriceLookup::MissingPrice,
-    })
+    }
 }
 
 /// The §7.2 choice among `points` (an asset's closes dated `≤ d`, in stored order).
@@ -686,7 +696,7 @@ impl Market {
             day: date,
             earliest: Date::MIN,
         };
-        convert(pick(series.up_to(date), window, &self.rates))
+        Ok(convert(pick(series.up_to(date), window, &self.rates)))
     }
 
     /// The price lookup of §7.2 without the EUR close (see [`PriceTable::lookup_raw`]).

@@ -118,6 +118,47 @@ pub fn is_cents(value: Decimal) -> bool {
     value.normalize().scale() <= CENTS
 }
 
+/// 10^15: a value the engine determines has fewer digits before the point than that (at most
+/// 15), the bound every amount read at import keeps (D-84, D-146). A value beyond it comes
+/// only from absurd inputs multiplied together (a quadrillion units at a quadrillion per unit)
+/// and is treated as unknown, so every sum the engine makes of values stays far from overflow.
+pub const VALUE_LIMIT: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+
+/// `a × b` rounded half-up to cents, or `None` when the product overflows or its magnitude
+/// reaches [`VALUE_LIMIT`] (D-146): a value out of range, never an error.
+#[inline]
+pub fn cents_product(a: Decimal, b: Decimal) -> Option<Decimal> {
+    within_limit(to_cents(a.checked_mul(b)?))
+}
+
+/// `value` when its magnitude is below [`VALUE_LIMIT`], else `None` (D-146). Compared on the
+/// mantissa (`|m| < 10^(15 + scale)`): a `Decimal` comparison rescales, and the daily series
+/// checks every asset's value of every day.
+#[inline]
+pub fn within_limit(value: Decimal) -> Option<Decimal> {
+    // 10^(15 + scale) beyond u128 (scale > 23) is beyond any mantissa (< 2^96) too.
+    let inside = 10u128
+        .checked_pow(15 + value.scale())
+        .is_none_or(|bound| value.mantissa().unsigned_abs() < bound);
+    inside.then_some(value)
+}
+
+/// `a × part ÷ whole` for a share `part ≤ whole` of `a` (an allocation, a quantity or cost
+/// split). When `a × part` is beyond a decimal (a quadrillion euros of a quadrillion units),
+/// the quotient `part ÷ whole` (at most one) is taken first, so a share never overflows
+/// (D-146); the exact product is used whenever it fits, so ordinary figures are unchanged.
+pub fn share(
+    a: Decimal,
+    part: Decimal,
+    whole: Decimal,
+    context: &(impl std::fmt::Display + ?Sized),
+) -> DomainResult<Decimal> {
+    match a.checked_mul(part) {
+        Some(product) => div(product, whole, context),
+        None => mul(a, div(part, whole, context)?, context),
+    }
+}
+
 /// Checked addition naming its context on overflow.
 pub fn add(
     a: Decimal,

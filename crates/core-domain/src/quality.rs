@@ -139,8 +139,13 @@ pub struct Completeness {
     pub unknown_rows: usize,
 }
 
-/// The value flags (`MISSING_PRICE`, `MISSING_FX_RATE`).
-const VALUE_FLAGS: [QualityFlag; 2] = [QualityFlag::MissingPrice, QualityFlag::MissingFxRate];
+/// The value flags (`MISSING_PRICE`, `MISSING_FX_RATE`, `AMOUNT_OUT_OF_RANGE`): a value that
+/// could not be determined.
+const VALUE_FLAGS: [QualityFlag; 3] = [
+    QualityFlag::MissingPrice,
+    QualityFlag::MissingFxRate,
+    QualityFlag::AmountOutOfRange,
+];
 
 fn value_flags(flags: FlagSet) -> impl Iterator<Item = QualityFlag> {
     VALUE_FLAGS.into_iter().filter(move |f| flags.contains(*f))

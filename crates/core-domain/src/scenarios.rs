@@ -112,7 +112,12 @@ pub fn position_value_at(
         return Ok(PositionValue::NotHeld);
     };
     // A market value, in cents (`domain.md` §7.2): the delta printed beside it is then exact.
-    let pv = num::to_cents(num::mul(holding.quantity, price, "position value")?);
+    // A single figure that cannot be partial: an overflow fails it, naming the asset (D-146).
+    let pv = num::to_cents(num::mul(
+        holding.quantity,
+        price,
+        &format_args!("position value of {symbol}"),
+    )?);
     let Some(current) = holding.current_value else {
         return Ok(PositionValue::Unvalued { position_value: pv });
     };
@@ -165,7 +170,11 @@ pub fn breakeven_price(holdings: &[ScenarioHolding], symbol: Asset) -> Result<Br
         return Ok(Breakeven::ZeroQuantity);
     }
     Ok(Breakeven::Computed {
-        avg_unit_cost: num::div(cost, holding.quantity, "breakeven price")?,
+        avg_unit_cost: num::div(
+            cost,
+            holding.quantity,
+            &format_args!("breakeven price of {symbol}"),
+        )?,
     })
 }
 

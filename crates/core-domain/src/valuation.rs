@@ -9,7 +9,7 @@ use shared_types::{QualityFlag, SpotTxType};
 
 use crate::asset::Asset;
 use crate::engine::{EffectiveRow, FlagSet, Provenance, Valued};
-use crate::error::DomainResult;
+use crate::error::{DomainError, DomainResult};
 use crate::fast_hash::FastMap;
 use crate::ledger::{AssetAmount, StatedAmount, TxType};
 use crate::market::{Market, RawLookup};
@@ -353,27 +353,36 @@ fn statement_value(
         return Ok(None);
     }
     let amount = match multiplier {
-        Some(quantity) => num::mul(statement.amount, quantity, "stated price × quantity")?,
+        Some(quantity) => match statement.amount.checked_mul(quantity) {
+            Some(amount) => amount,
+            None => return Ok(Some(OUT_OF_RANGE)),
+        },
         None => statement.amount,
     };
     Ok(Some(
-        match market
-            .market
-            .rates
-            .to_eur(amount, statement.currency, date)?
-        {
-            Some((eur, fx)) => Valued::Known {
-                amount: num::to_cents(eur),
-                provenance,
-                fx,
-                price: None,
+        match market.market.rates.to_eur(amount, statement.currency, date) {
+            Ok(Some((eur, fx))) => match num::within_limit(num::to_cents(eur)) {
+                Some(amount) => Valued::Known {
+                    amount,
+                    provenance,
+                    fx,
+                    price: None,
+                },
+                None => OUT_OF_RANGE,
             },
-            None => Valued::Unknown {
+            Ok(None) => Valued::Unknown {
                 flag: QualityFlag::MissingFxRate,
             },
+            Err(DomainError::ArithmeticOverflow { .. }) => OUT_OF_RANGE,
+            Err(error) => return Err(error),
         },
     ))
 }
+
+/// A value too large to compute (D-146): unknown, like a missing price, and named as such.
+const OUT_OF_RANGE: Valued = Valued::Unknown {
+    flag: QualityFlag::AmountOutOfRange,
+};
 
 /// `round_half_up(quantity × close [÷ rate], 2)` from the price lookup of §7.2.
 pub fn market_value(amount: AssetAmount, date: Date, market: &Market) -> DomainResult<Valued> {
@@ -389,13 +398,22 @@ fn memo_value(amount: AssetAmount, date: Date, market: &mut Prices<'_>) -> Domai
 fn priced(amount: AssetAmount, lookup: RawLookup) -> DomainResult<Valued> {
     Ok(match lookup {
         RawLookup::Found { price, fx } => {
-            let native = num::mul(amount.quantity, price.price, "market value")?;
+            // Absurd quantities at absurd prices overflow or pass the bound: out of range.
+            let Some(native) = amount.quantity.checked_mul(price.price) else {
+                return Ok(OUT_OF_RANGE);
+            };
             let eur = match fx {
-                Some(fx) => num::div(native, fx.rate, "market value conversion")?,
+                Some(fx) => match native.checked_div(fx.rate) {
+                    Some(eur) => eur,
+                    None => return Ok(OUT_OF_RANGE),
+                },
                 None => native,
             };
+            let Some(eur) = num::within_limit(num::to_cents(eur)) else {
+                return Ok(OUT_OF_RANGE);
+            };
             Valued::Known {
-                amount: num::to_cents(eur),
+                amount: eur,
                 provenance: if fx.is_some() {
                     Provenance::MarketConverted
                 } else {
@@ -422,19 +440,26 @@ pub fn to_eur_exact(
     date: Date,
     market: &Market,
 ) -> DomainResult<Result<Decimal, QualityFlag>> {
+    let out_of_range = Err(QualityFlag::AmountOutOfRange);
     if asset.is_fiat() {
-        return Ok(match market.rates.to_eur(quantity, asset, date)? {
-            Some((eur, _)) => Ok(eur),
-            None => Err(QualityFlag::MissingFxRate),
+        return Ok(match market.rates.to_eur(quantity, asset, date) {
+            Ok(Some((eur, _))) => num::within_limit(eur).ok_or(QualityFlag::AmountOutOfRange),
+            Ok(None) => Err(QualityFlag::MissingFxRate),
+            Err(DomainError::ArithmeticOverflow { .. }) => out_of_range,
+            Err(error) => return Err(error),
         });
     }
     Ok(match market.price_raw(asset, date) {
         RawLookup::Found { price, fx } => {
-            let native = num::mul(quantity, price.price, "derivative conversion")?;
-            Ok(match fx {
-                Some(fx) => num::div(native, fx.rate, "derivative conversion")?,
-                None => native,
-            })
+            let Some(native) = quantity.checked_mul(price.price) else {
+                return Ok(out_of_range);
+            };
+            let eur = match fx {
+                Some(fx) => native.checked_div(fx.rate),
+                None => Some(native),
+            };
+            eur.and_then(num::within_limit)
+                .ok_or(QualityFlag::AmountOutOfRange)
         }
         RawLookup::MissingFxRate => Err(QualityFlag::MissingFxRate),
         RawLookup::MissingPrice => Err(QualityFlag::MissingPrice),

@@ -119,6 +119,10 @@ closed_vocabulary! {
         CustodyImbalance => "CUSTODY_IMBALANCE",
         /// A row whose type is unknown or whose effective form violates the shape rules.
         UnknownTxType => "UNKNOWN_TX_TYPE",
+        /// A value the engine needed is too large to compute (more than 15 digits before the
+        /// point, or beyond what a decimal holds): an amount, price or rate far beyond any
+        /// real one (D-146).
+        AmountOutOfRange => "AMOUNT_OUT_OF_RANGE",
     }
 }
 
@@ -126,9 +130,10 @@ impl QualityFlag {
     /// The flag's severity.
     pub const fn severity(self) -> Severity {
         match self {
-            Self::NegativeCostBasis | Self::MissingAcquisition | Self::UntrackedInflow => {
-                Severity::High
-            }
+            Self::NegativeCostBasis
+            | Self::MissingAcquisition
+            | Self::UntrackedInflow
+            | Self::AmountOutOfRange => Severity::High,
             Self::CustodyResidual => Severity::Low,
             Self::MissingPrice
             | Self::MissingFxRate
@@ -149,7 +154,8 @@ impl QualityFlag {
             Self::MissingPrice
             | Self::MissingFxRate
             | Self::NegativeCostBasis
-            | Self::MissingAcquisition => QualityEffect::Blocking,
+            | Self::MissingAcquisition
+            | Self::AmountOutOfRange => QualityEffect::Blocking,
             Self::CurrencyMismatch
             | Self::CustodyResidual
             | Self::UntrackedInflow

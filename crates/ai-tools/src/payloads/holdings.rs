@@ -12,7 +12,7 @@ use use_cases::queries::{AccountHoldingsRequest, CurrencyRequest};
 use super::ProjectCtx;
 use super::args::Args;
 use super::emit::{Fmt, Obj, R, cap, fail, list, uc};
-use super::shared::{integrity_group, metrics, unvalued_holding, valued_holding};
+use super::shared::{UNVALUED_REASONS, integrity_group, metrics, unvalued_holding, valued_holding};
 
 const SUMMARY: &str = "GetPortfolioSummary";
 const INTEGRITY: &str = "GetFiscalIntegrity";
@@ -160,7 +160,7 @@ pub(super) fn data_gaps(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
     let s = summary(ctx)?;
     if s.unvalued
         .iter()
-        .any(|h| h.reason != "no_price" && h.reason != "no_rate")
+        .any(|h| !UNVALUED_REASONS.contains(&h.reason.as_str()))
     {
         return Err(fail(
             SUMMARY,
@@ -170,6 +170,7 @@ pub(super) fn data_gaps(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
     let integrity = uc(INTEGRITY, ctx.use_cases.get_fiscal_integrity_shared())?;
     let (no_price, no_price_count) = gaps(ctx, &s.unvalued, "no_price")?;
     let (no_rate, no_rate_count) = gaps(ctx, &s.unvalued, "no_rate")?;
+    let (out_of_range, out_of_range_count) = gaps(ctx, &s.unvalued, "out_of_range")?;
     let next_tools = [ToolName::FiscalIntegrityRows, ToolName::HoldingDetail]
         .into_iter()
         .filter(|tool| ctx.exposed.contains(tool))
@@ -180,6 +181,8 @@ pub(super) fn data_gaps(ctx: &ProjectCtx<'_>) -> R<Map<String, Value>> {
         .count("noPriceCount", no_price_count)
         .put("no_rate", no_rate)
         .count("noRateCount", no_rate_count)
+        .put("out_of_range", out_of_range)
+        .count("outOfRangeCount", out_of_range_count)
         .value();
     Ok(Obj::new(SUMMARY)
         .put("unvalued", unvalued)

@@ -73,9 +73,12 @@ pub(super) fn unvalued_holding(uc: &'static str, h: &UnvaluedHolding) -> R<Value
         .fig("amount", Fmt::Quantity, &h.amount)?
         .fig_opt("costBasisFiat", Fmt::Amount, h.cost_basis_fiat.as_deref())?
         .fig("currency", Fmt::Currency, &h.currency)?
-        .lit("reason", &h.reason, &["no_price", "no_rate"])?
+        .lit("reason", &h.reason, UNVALUED_REASONS)?
         .value())
 }
+
+/// Why a holding is unvalued: no price, no rate, or a value too large to compute (D-146).
+pub(super) const UNVALUED_REASONS: &[&str] = &["no_price", "no_rate", "out_of_range"];
 
 /// A symbol and a quantity.
 pub(super) fn gap_item(uc: &'static str, g: &GapItem) -> R<Value> {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::Duration;
 
-use crate::support::{cartera, example, run, stderr, stdout, stored_rows};
+use crate::support::{cartera, example, run, run_at, stderr, stdout, stored_rows};
 
 const HEADER: &str = "timestamp,type,account,in_asset,in_amount,out_asset,out_amount,fee_asset,fee_amount,fiat_value,fiat_currency,id,group_id,note";
 
@@ -330,36 +330,212 @@ fn coinbase_fees_and_long_notes() {
 }
 
 #[test]
-fn an_overflow_within_the_bound_is_told_in_words() {
-    // Amounts within the import bound whose product still overflows a decimal.
+fn an_overflow_within_the_bound_names_its_asset_and_row_and_leaves_the_rest() {
+    // Amounts within the import bound whose products are not (D-146): BIG, a quadrillion units
+    // at a quadrillion euros, is spent (line 5) and held; MEGA, a quadrillion units staked at a
+    // quadrillion euros (line 7), has an income and a cost out of range; ETH and ADA are
+    // ordinary.
     let dir = tempfile::tempdir().unwrap();
     let ledger = dir.path().join("ledger.sqlite");
     let file = generic(
         dir.path(),
         &[
-            "2024-01-01T10:00:00Z,DEPOSIT,Bank,EUR,999999999999999,,,,,,,,,",
-            "2024-01-02T10:00:00Z,BUY,Bank,BTC,999999999999999,EUR,999999999999999,,,,,,,",
+            "2024-01-02T10:00:00Z,BUY,Bank,BIG,999999999999999,EUR,1000,,,,,,,",
+            "2024-01-03T10:00:00Z,BUY,Bank,ETH,2,EUR,3000,,,,,,,",
+            "2024-03-03T10:00:00Z,SELL,Bank,EUR,2000,ETH,1,,,,,,,",
+            "2024-03-04T10:00:00Z,SPEND,Bank,,,BIG,899999999999999,,,,,,,",
+            "2024-05-01T10:00:00Z,STAKING,Bank,ADA,100,,,,,,,,,",
+            "2024-06-01T10:00:00Z,STAKING,Bank,MEGA,999999999999999,,,,,,,,,",
         ],
     );
+    let name = file.to_str().unwrap();
     let prices = write(
         dir.path(),
         "p.csv",
-        "date,symbol,close,currency\n2024-12-30,BTC,999999999999999,EUR\n",
+        "date,symbol,close,currency\n\
+         2024-03-04,BIG,999999999999999,EUR\n\
+         2024-12-30,BIG,999999999999999,EUR\n\
+         2024-05-01,ADA,0.40,EUR\n\
+         2024-12-30,ADA,0.50,EUR\n\
+         2024-12-30,ETH,3500,EUR\n\
+         2024-06-01,MEGA,999999999999999,EUR\n\
+         2024-12-30,MEGA,0.000001,EUR\n",
     );
-    assert!(
-        run(&ledger, &["import", file.to_str().unwrap()])
-            .status
-            .success()
-    );
+    assert!(run(&ledger, &["import", name]).status.success());
     assert!(
         run(&ledger, &["prices", "import", prices.to_str().unwrap()])
             .status
             .success()
     );
-    let output = crate::support::run_at(&ledger, &["portfolio"]);
-    assert_eq!(output.status.code(), Some(1));
-    assert_eq!(
-        stderr(&output),
-        "cartera: error: the amounts are too large to compute the current value: an amount, price or rate in the ledger is far beyond any real one\n"
+    let key_of_line = |line: u64| {
+        let store = ledger_sqlite::SqliteLedger::open(&ledger).unwrap();
+        let rows = use_cases::ports::LedgerRead::spot_rows(&store).unwrap();
+        rows.iter()
+            .map(|r| r.row_key.to_string())
+            .find(|key| {
+                use_cases::ports::LedgerRead::row_detail(&store, key)
+                    .unwrap()
+                    .is_some_and(|d| d.source_lines == [line])
+            })
+            .unwrap()
+    };
+    let (key_of_line_5, key_of_line_7) = (key_of_line(5), key_of_line(7));
+    let metrics = check_portfolio(&ledger, name, &key_of_line_7);
+    let tax = check_tax(&ledger, name, &key_of_line_5);
+    check_tools(&ledger, &metrics, &tax);
+    // The holdings at the year's end name BIG the same way, never as a missing close.
+    let at = run_at(&ledger, &["holdings-at", "2024-12-31"]);
+    assert_eq!(at.status.code(), Some(0), "{}", stderr(&at));
+    let at = stdout(&at);
+    assert!(
+        at.contains(
+            "warning: BIG is not valued: 100000000000000 BIG at its close on or before 2024-12-31 \
+             is too large to compute"
+        ) && !at.contains("no close at that date"),
+        "{at}"
     );
+}
+
+/// The portfolio: BIG and MEGA unvalued for being out of range, each named with its cause;
+/// ETH and ADA valued and totalled as without them; exit 0. Returns the metrics.
+fn check_portfolio(ledger: &Path, name: &str, key_of_line_7: &str) -> serde_json::Value {
+    let portfolio = run_at(ledger, &["--json", "portfolio"]);
+    assert_eq!(portfolio.status.code(), Some(0), "{}", stderr(&portfolio));
+    let summary: serde_json::Value = serde_json::from_str(&stdout(&portfolio)).unwrap();
+    let listed = |key: &str, fields: &[&str]| -> Vec<String> {
+        summary[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                fields
+                    .iter()
+                    .map(|f| h[*f].to_string())
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    };
+    assert_eq!(
+        listed("valued", &["symbol", "currentValueFiat", "costBasisFiat"]),
+        [r#""ETH" "3500.00" "1500.00""#, r#""ADA" "50.00" "40.00""#]
+    );
+    assert_eq!(
+        listed("unvalued", &["symbol", "costBasisFiat", "reason"]),
+        [
+            r#""BIG" "100.00" "out_of_range""#,
+            r#""MEGA" null "out_of_range""#
+        ]
+    );
+    let metrics = &summary["metrics"];
+    assert_eq!(metrics["totalEquityFiat"], "3550.00");
+    assert_eq!(metrics["totalCostBasisFiat"], "1540.00");
+    assert_eq!(metrics["totalRealizedPnlFiat"], "500.00");
+    assert_eq!(metrics["pricesIncomplete"], true);
+    let text = run_at(ledger, &["portfolio"]);
+    assert_eq!(text.status.code(), Some(0));
+    let text = stdout(&text);
+    assert!(
+        text.contains(
+            "warning: BIG is not valued: 100000000000000 BIG at its latest close (of 2024-12-30) \
+             is too large to compute"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!(
+            "warning: MEGA is left out of the figures that need it: the value of the income of \
+             2024-06-01T10:00:00Z on Bank ({name} line 7, row {key_of_line_7}) is too large to \
+             compute: an amount, price or rate of that row is far beyond any real one"
+        )),
+        "{text}"
+    );
+    metrics.clone()
+}
+
+/// The tax year: the spend of line 5 and the income of line 7 are excluded and named; ETH's
+/// gain and ADA's income are those of a ledger without BIG and MEGA. Returns the JSON report.
+fn check_tax(ledger: &Path, name: &str, key_of_line_5: &str) -> serde_json::Value {
+    let tax = run_at(ledger, &["tax", "2024"]);
+    assert_eq!(tax.status.code(), Some(0), "{}", stderr(&tax));
+    let tax_text = stdout(&tax);
+    assert!(
+        tax_text.starts_with(
+            "IRPF 2024 (EUR, FIFO): INCOMPLETE (excluded_flagged_events, excluded_unresolved_income)"
+        ),
+        "{tax_text}"
+    );
+    assert!(
+        tax_text.contains(&format!(
+            " BIG: the amounts of row {key_of_line_5} ({name} line 5, leg P, 899999999999999 BIG) \
+             are too large to compute; correct it with `cartera edit {key_of_line_5}`"
+        )),
+        "{tax_text}"
+    );
+    let tax_json: serde_json::Value =
+        serde_json::from_str(&stdout(&run_at(ledger, &["--json", "tax", "2024"]))).unwrap();
+    assert_eq!(tax_json["summary"]["capitalGains"], "500.00");
+    assert_eq!(tax_json["summary"]["savingsBaseYields"], "40.00");
+    let completeness = &tax_json["completeness"];
+    assert_eq!(completeness["excludedFlaggedEvents"], 1);
+    assert_eq!(completeness["excludedUnresolvedIncome"], 1);
+    assert_eq!(
+        completeness["excludedOperations"][0]["rowKey"],
+        key_of_line_5
+    );
+    tax_json
+}
+
+/// The tools tell the same story: the same holdings out of range, totals and year.
+fn check_tools(ledger: &Path, metrics: &serde_json::Value, tax_json: &serde_json::Value) {
+    let tool = |tool: &str, args: &str| -> serde_json::Value {
+        serde_json::from_str(&stdout(&run_at(ledger, &["tools", "call", tool, args]))).unwrap()
+    };
+    let summary_tool = tool("portfolio_summary", "{}");
+    assert_eq!(summary_tool["kind"], "ok", "{summary_tool}");
+    assert_eq!(summary_tool["payload"]["metrics"], *metrics);
+    assert_eq!(
+        summary_tool["payload"]["unvalued"],
+        serde_json::json!([
+            {"id": "big", "symbol": "BIG", "amount": "100000000000000", "costBasisFiat": "100.00",
+             "currency": "EUR", "reason": "out_of_range"},
+            {"id": "mega", "symbol": "MEGA", "amount": "999999999999999", "costBasisFiat": null,
+             "currency": "EUR", "reason": "out_of_range"}
+        ])
+    );
+    let gaps = tool("data_gaps", "{}");
+    assert_eq!(
+        gaps["payload"]["unvalued"]["out_of_range"],
+        serde_json::json!([
+            {"symbol": "BIG", "amount": "100000000000000"},
+            {"symbol": "MEGA", "amount": "999999999999999"}
+        ])
+    );
+    assert_eq!(gaps["payload"]["unvalued"]["outOfRangeCount"], 2);
+    let year = tool("spanish_tax_report", r#"{"year":2024}"#);
+    assert_eq!(year["payload"]["summary"], tax_json["summary"]);
+    assert_eq!(year["payload"]["excludedFlaggedEvents"], 1);
+    assert_eq!(year["payload"]["excludedUnresolvedIncome"], 1);
+    assert_eq!(
+        year["payload"]["completeness"],
+        serde_json::json!({
+            "kind": "incomplete",
+            "reasons": ["excluded_flagged_events", "excluded_unresolved_income"]
+        })
+    );
+    let rows = tool(
+        "fiscal_integrity_rows",
+        r#"{"qualityFlag":"AMOUNT_OUT_OF_RANGE"}"#,
+    );
+    assert_eq!(rows["kind"], "ok", "{rows}");
+    let found = rows["payload"].to_string();
+    for (symbol, at) in [
+        ("BIG", "2024-03-04T10:00:00Z"),
+        ("MEGA", "2024-06-01T10:00:00Z"),
+    ] {
+        assert!(
+            found.contains(&format!(r#""occurredAt":"{at}","symbol":"{symbol}""#)),
+            "{found}"
+        );
+    }
 }

@@ -321,8 +321,15 @@ fn tracked_lots(
         let (Some(close), Some(rate)) = (close_at.get(&lot.asset), display_rate_t) else {
             continue;
         };
-        let price_c = num::mul(*close, rate, "price at T")?;
-        let value = num::mul(lot.remaining_quantity, price_c, "tracked value")?;
+        // An absurd display rate is no usable rate, as in `DisplayCurrency::convert` (D-146).
+        let Some(value) = close
+            .checked_mul(rate)
+            .and_then(|price_c| lot.remaining_quantity.checked_mul(price_c))
+            .and_then(num::within_limit)
+        else {
+            *rates_incomplete = true;
+            continue;
+        };
         let entry = per_asset.entry(lot.asset).or_default();
         entry.value = num::add(entry.value, value, "tracked value")?;
         entry.cost = num::add(entry.cost, cost, "tracked cost")?;

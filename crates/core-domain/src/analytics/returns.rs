@@ -86,12 +86,7 @@ fn covered_part(
     if covered == op.quantity || op.quantity.is_zero() {
         return Ok(Some(amount));
     }
-    num::div(
-        num::mul(amount, covered, "covered flow")?,
-        op.quantity,
-        "covered flow",
-    )
-    .map(Some)
+    num::share(amount, covered, op.quantity, "covered flow").map(Some)
 }
 
 /// Every flow of the ledger, unsorted and keyed by asset (crypto assets only).
@@ -243,7 +238,9 @@ pub fn daily_return(
         }
     }
     if denominator > Decimal::ZERO {
-        num::div(numerator, denominator, "return").map(Some)
+        // A return too large to compute (a dust value the day before an absurd one, D-146) is
+        // undefined that day, as one without a denominator.
+        Ok(numerator.checked_div(denominator))
     } else {
         Ok(None)
     }

@@ -61,6 +61,19 @@ fn sqrt(value: Decimal) -> DomainResult<Decimal> {
 /// `sqrt(365 × s²)` with the sample variance `s² = Σ (r − mean)² ÷ (n − 1)`; `None` when
 /// `n < 2`.
 pub fn annualized_volatility(returns: &[Decimal]) -> DomainResult<Option<Decimal>> {
+    statistic(volatility(returns))
+}
+
+/// A statistic too large to compute (returns between a dust value and an absurd one, D-146)
+/// is not given, as one over too few returns; every other figure is still computed.
+fn statistic<T>(result: DomainResult<Option<T>>) -> DomainResult<Option<T>> {
+    match result {
+        Err(DomainError::ArithmeticOverflow { .. }) => Ok(None),
+        other => other,
+    }
+}
+
+fn volatility(returns: &[Decimal]) -> DomainResult<Option<Decimal>> {
     let Some(m) = mean(returns)? else {
         return Ok(None);
     };
@@ -153,12 +166,12 @@ pub fn risk_metrics(series: &DailySeries, market: &Market) -> DomainResult<RiskM
             .unwrap_or(Decimal::ZERO)
     };
     let annualized_volatility = annualized_volatility(&returns)?;
-    let sharpe_ratio = match (annualized_volatility, mean(&returns)?) {
+    let sharpe_ratio = statistic(match (annualized_volatility, statistic(mean(&returns))?) {
         (Some(vol), Some(m)) if !vol.is_zero() => {
-            Some(num::div(num::mul(m, annual(), "sharpe")?, vol, "sharpe")?)
+            num::mul(m, annual(), "sharpe").and_then(|x| num::div(x, vol, "sharpe").map(Some))
         }
-        _ => None,
-    };
+        _ => Ok(None),
+    })?;
     let mut pairs = Vec::new();
     for point in points {
         if let Some(r) = point.ret
@@ -167,7 +180,10 @@ pub fn risk_metrics(series: &DailySeries, market: &Market) -> DomainResult<RiskM
             pairs.push((r, b));
         }
     }
-    let (beta, alpha) = beta_alpha(&pairs)?;
+    let (beta, alpha) = match beta_alpha(&pairs) {
+        Err(DomainError::ArithmeticOverflow { .. }) => (None, None),
+        other => other?,
+    };
     Ok(RiskMetrics {
         max_drawdown_pct,
         annualized_volatility,

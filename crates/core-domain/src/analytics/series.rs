@@ -103,12 +103,19 @@ fn lookup_value(
     window: PriceWindow,
 ) -> DomainResult<AssetValue> {
     Ok(match cursor.lookup_in(window, &ctx.market.rates)? {
-        PriceLookup::Found { close_eur, .. } => AssetValue::Known {
-            value: num::mul(quantity, close_eur, "daily value")?,
-            close: close_eur,
-        },
+        // An absurd quantity at an absurd close is out of range that day (D-146).
+        PriceLookup::Found { close_eur, .. } => {
+            match quantity.checked_mul(close_eur).and_then(num::within_limit) {
+                Some(value) => AssetValue::Known {
+                    value,
+                    close: close_eur,
+                },
+                None => AssetValue::Unvalued(UnvaluedReason::OutOfRange),
+            }
+        }
         PriceLookup::MissingFxRate => AssetValue::Unvalued(UnvaluedReason::NoRate),
         PriceLookup::MissingPrice => AssetValue::Unvalued(UnvaluedReason::NoPrice),
+        PriceLookup::OutOfRange => AssetValue::Unvalued(UnvaluedReason::OutOfRange),
     })
 }
 
@@ -287,7 +294,8 @@ fn day_return(
             flow_sum,
             "return",
         )?;
-        return num::div(change, previous_value, "return").map(Some);
+        // Too large to compute (D-146): undefined that day, as in `daily_return`.
+        return Ok(change.checked_div(previous_value));
     }
     daily_return(
         current
@@ -467,8 +475,17 @@ pub fn daily_series_with(
     let mut peak = Decimal::ONE;
     for half in halves {
         for day in half.days {
-            if let Some(r) = day.ret {
-                index = num::mul(index, num::add(Decimal::ONE, r, "index")?, "index")?;
+            let mut ret = day.ret;
+            if let Some(r) = ret {
+                match Decimal::ONE
+                    .checked_add(r)
+                    .and_then(|g| index.checked_mul(g))
+                {
+                    Some(next) => index = next,
+                    // A return that would carry the index beyond a decimal (D-146) is
+                    // undefined that day, as the return itself can be.
+                    None => ret = None,
+                }
             }
             peak = peak.max(index);
             let drawdown = num::sub(num::div(index, peak, "drawdown")?, Decimal::ONE, "drawdown")?;
@@ -476,7 +493,7 @@ pub fn daily_series_with(
                 date: day.date,
                 value_eur: day.value,
                 unvalued_assets: day.unvalued,
-                ret: day.ret,
+                ret,
                 index,
                 drawdown: if drawdown.is_zero() {
                     Decimal::ZERO

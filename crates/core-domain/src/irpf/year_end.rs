@@ -272,10 +272,8 @@ pub fn custodians_at(
         let value = if units.is_zero() {
             Some(Decimal::ZERO)
         } else {
-            match close_eur(asset, date) {
-                Some(close) => Some(num::to_cents(num::mul(units, close, "year-end value")?)),
-                None => None,
-            }
+            // Out of range (D-146) leaves the entry unvalued, as a missing close does.
+            close_eur(asset, date).and_then(|close| num::cents_product(units, close))
         };
         if current != Some(position) {
             current = Some(position);

@@ -121,3 +121,46 @@ fn fast_rounding_midpoints_and_extremes() {
         );
     }
 }
+
+#[test]
+fn values_keep_the_import_bound_of_fifteen_digits() {
+    assert_eq!(VALUE_LIMIT.to_string(), "1000000000000000");
+    assert_eq!(
+        within_limit(d("999999999999999.99")),
+        Some(d("999999999999999.99"))
+    );
+    assert_eq!(
+        within_limit(d("-999999999999999.99")),
+        Some(d("-999999999999999.99"))
+    );
+    assert_eq!(within_limit(d("1000000000000000")), None);
+    assert_eq!(within_limit(d("-1000000000000000.00")), None);
+    // A product a decimal cannot hold and one it holds but beyond the bound: both out of range.
+    assert_eq!(
+        cents_product(d("999999999999999"), d("999999999999999")),
+        None
+    );
+    assert_eq!(cents_product(d("99999999"), d("99999999")), None);
+    assert_eq!(cents_product(d("0.001"), d("12345.678")), Some(d("12.35")));
+    // The mantissa test agrees with a decimal comparison at every scale.
+    for text in [
+        "999999999999999.9999999999999",
+        "1000000000000000.0000000000000",
+        "-999999999999999.999999",
+        "0.0000000000000000000000000001",
+        "79228162514264337593543950335",
+        "7922816251426433759354.3950335",
+    ] {
+        let value = d(text);
+        assert_eq!(
+            within_limit(value).is_some(),
+            value.abs() < VALUE_LIMIT,
+            "{text}"
+        );
+    }
+    // Rounding to cents happens before the bound: 999999999999999.994 rounds down within it.
+    assert_eq!(
+        cents_product(d("999999999999999.994"), d("1")),
+        Some(d("999999999999999.99"))
+    );
+}

@@ -9,6 +9,7 @@ mod analytics_examples;
 mod custody_examples;
 mod examples;
 mod irpf_examples;
+mod out_of_range;
 mod overrides;
 mod properties;
 mod quality_examples;

@@ -98,6 +98,7 @@ fn d12_every_integrity_row_in_report_order() {
             "UNTRACKED_INFLOW=1",
             "CUSTODY_IMBALANCE=2",
             "UNKNOWN_TX_TYPE=1",
+            "AMOUNT_OUT_OF_RANGE=0",
         ]
     );
     assert_eq!(counters.excluded_operations, 0);

@@ -42,6 +42,7 @@ fn quality_flags_severities_and_effects_of_domain_10_1() {
             "UNTRACKED_INFLOW:high:true:Advisory",
             "CUSTODY_IMBALANCE:medium:false:Advisory",
             "UNKNOWN_TX_TYPE:medium:true:RowIgnored",
+            "AMOUNT_OUT_OF_RANGE:high:true:Blocking",
         ]
     );
     assert!(Severity::High > Severity::Medium && Severity::Medium > Severity::Low);

@@ -22,6 +22,7 @@ fn reason(r: UnvaluedReason) -> &'static str {
     match r {
         UnvaluedReason::NoPrice => "no_price",
         UnvaluedReason::NoRate => "no_rate",
+        UnvaluedReason::OutOfRange => "out_of_range",
     }
 }
 
@@ -90,6 +91,7 @@ pub(crate) fn portfolio_summary(
     derived: &Derived,
     as_of: Instant,
     currency: DisplayCurrency,
+    source: RowSource<'_>,
 ) -> UseCaseResult<PortfolioSummary> {
     let ctx = derived.context(as_of, currency);
     let snapshot = derived.holdings_snapshot(as_of, currency)?;
@@ -109,7 +111,13 @@ pub(crate) fn portfolio_summary(
         },
         valued,
         unvalued,
-        missing: missing_notices(derived, &snapshot.holdings, currency, ctx.as_of_date()),
+        missing: missing_notices(
+            derived,
+            &snapshot.holdings,
+            currency,
+            ctx.as_of_date(),
+            source,
+        ),
     })
 }
 
@@ -126,6 +134,7 @@ pub(crate) fn missing_notices(
     list: &[Holding],
     currency: DisplayCurrency,
     as_of: core_domain::Date,
+    source: RowSource<'_>,
 ) -> Vec<MissingDataNotice> {
     let mut notices = Vec::new();
     for h in list {
@@ -163,6 +172,9 @@ pub(crate) fn missing_notices(
                     ),
                 });
             }
+            Some(UnvaluedReason::OutOfRange) => {
+                notices.push(out_of_range_notice(derived, h, source));
+            }
             Some(UnvaluedReason::NoRate) => {
                 let code = currency.code();
                 let what = match currency
@@ -186,6 +198,100 @@ pub(crate) fn missing_notices(
         }
     }
     notices
+}
+
+/// Where a row came from, in words (`kraken.csv line 12`), when the store knows it: the
+/// service's lookup of a row key (D-146).
+pub(crate) type RowSource<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+/// Why `h` is out of range (D-146), naming the row: with an unknown cost, the first
+/// `AMOUNT_OUT_OF_RANGE` finding of the asset (a value of one of its rows that could not be
+/// computed); else the holding's own valuation (its quantity at its latest close).
+fn out_of_range_notice(derived: &Derived, h: &Holding, source: RowSource<'_>) -> MissingDataNotice {
+    let finding = if h.cost_basis.amount().is_none() {
+        derived.integrity_rows().ok().and_then(|rows| {
+            rows.iter().find(|r| {
+                r.quality_flag == shared_types::QualityFlag::AmountOutOfRange
+                    && r.asset == Some(h.asset)
+            })
+        })
+    } else {
+        None
+    };
+    match finding {
+        Some(row) => out_of_range_row_notice(h.asset, row, source),
+        None => value_out_of_range_notice(
+            h.asset,
+            h.quantity,
+            &format!(
+                "at its latest close{}",
+                derived
+                    .last_price(h.asset)
+                    .map(|d| format!(" (of {})", date(d)))
+                    .unwrap_or_default()
+            ),
+        ),
+    }
+}
+
+/// `quantity` of `asset` valued `at` a close is too large to compute (D-146).
+fn value_out_of_range_notice(
+    asset: core_domain::Asset,
+    quantity: Decimal,
+    at: &str,
+) -> MissingDataNotice {
+    MissingDataNotice {
+        what: format!(
+            "{asset} is not valued: {} {asset} {at} is too large to compute",
+            qty(quantity)
+        ),
+        hint: format!(
+            "the quantity or the close is far beyond any real one: check the rows of {asset} \
+             (`cartera tx --symbol {asset} --keys`) and its prices"
+        ),
+    }
+}
+
+/// The notice of one `AMOUNT_OUT_OF_RANGE` finding: the asset, the row (its kind, instant,
+/// account and key) and how to fix it.
+pub(crate) fn out_of_range_row_notice(
+    asset: core_domain::Asset,
+    row: &core_domain::quality::IntegrityRow,
+    source: RowSource<'_>,
+) -> MissingDataNotice {
+    let key = row.row_key.as_deref().unwrap_or("?");
+    let what = format!(
+        "{asset} is left out of the figures that need it: the value of the {} of {}{} \
+         ({}row {key}) is too large to compute",
+        subject_words(row.subject),
+        row.occurred_at
+            .map(super::convert::instant)
+            .unwrap_or_default(),
+        row.account_name
+            .as_deref()
+            .map(|name| format!(" on {name}"))
+            .unwrap_or_default(),
+        source(key).map(|at| format!("{at}, ")).unwrap_or_default(),
+    );
+    MissingDataNotice {
+        what,
+        hint: format!(
+            "an amount, price or rate of that row is far beyond any real one: correct it with \
+             `cartera edit {key}`, or leave it out with `cartera edit {key} --exclude`"
+        ),
+    }
+}
+
+fn subject_words(subject: core_domain::quality::Subject) -> &'static str {
+    use core_domain::quality::Subject;
+    match subject {
+        Subject::Acquisition => "acquisition",
+        Subject::Disposal => "disposal",
+        Subject::Fee => "fee",
+        Subject::Income => "income",
+        Subject::Derivative => "futures result",
+        Subject::Custody | Subject::Row => "row",
+    }
 }
 
 /// Totals of one account section (valued holdings only; realized is ledger-wide, left 0).
@@ -212,7 +318,8 @@ fn section_metrics(
                 )?;
             }
             Some(UnvaluedReason::NoRate) => rates_incomplete = true,
-            Some(UnvaluedReason::NoPrice) => prices_incomplete = true,
+            // As the snapshot's totals: what falls short is counted with the missing prices.
+            Some(UnvaluedReason::NoPrice | UnvaluedReason::OutOfRange) => prices_incomplete = true,
         }
     }
     let unrealized = num::sub(equity, cost, "section unrealized")?;
@@ -237,6 +344,7 @@ pub(crate) fn account_holdings(
     as_of: Instant,
     currency: DisplayCurrency,
     name: &str,
+    source: RowSource<'_>,
 ) -> UseCaseResult<AccountHoldingsResult> {
     let root = match resolve_account_by_name(&derived.accounts, name) {
         AccountResolution::Resolved(account) => account.id,
@@ -288,7 +396,7 @@ pub(crate) fn account_holdings(
         account_name: derived.account_name(root),
         sections,
         empty_account_count: empty,
-        missing: missing_notices(derived, &held, currency, ctx.as_of_date()),
+        missing: missing_notices(derived, &held, currency, ctx.as_of_date(), source),
     })
 }
 
@@ -356,9 +464,29 @@ pub(crate) fn holdings_at(derived: &Derived, day: Date) -> UseCaseResult<Holding
     seen.sort_unstable();
     seen.dedup();
     for asset in seen {
-        if let Ok(core_domain::market::PriceLookup::Found { price, .. }) =
-            derived.valuation_market().latest_price(asset, day)
+        let lookup = derived.valuation_market().latest_price(asset, day);
+        // A close that exists but values an entry beyond the bound (D-146): named, never a
+        // missing close.
+        if let Some(units) = custodians
+            .iter()
+            .flat_map(|c| &c.entries)
+            .find(|e| e.asset == asset && e.value.is_none() && !e.units.is_zero())
+            .map(|e| e.units)
+            .filter(|_| {
+                matches!(
+                    lookup,
+                    Ok(core_domain::market::PriceLookup::Found { .. }
+                        | core_domain::market::PriceLookup::OutOfRange)
+                )
+            })
         {
+            missing.push(value_out_of_range_notice(
+                asset,
+                units,
+                &format!("at its close on or before {}", date(day)),
+            ));
+        }
+        if let Ok(core_domain::market::PriceLookup::Found { price, .. }) = lookup {
             let age = day.signed_duration_since(price.date).num_days();
             if age > STALE_DAYS {
                 missing.push(MissingDataNotice {

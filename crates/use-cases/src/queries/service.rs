@@ -64,6 +64,17 @@ impl<S: ReadStore + Send> LedgerQueries<S> {
         super::tax::check_year_covered(&derived.overview().years, year, current)
     }
 
+    /// Where the row `key` was read from, in words (`kraken.csv line 12`, `lines 4–5` for an
+    /// operation of several lines), when the store knows it: notices name rows so (D-146).
+    pub fn row_source(&self, key: &str) -> Option<String> {
+        let detail = self.store().row_detail(key).ok().flatten()?;
+        let first = detail.source_lines.first()?;
+        Some(match detail.source_lines.last() {
+            Some(last) if last != first => format!("{} lines {first}–{last}", detail.file_name),
+            _ => format!("{} line {first}", detail.file_name),
+        })
+    }
+
     /// The current instant of the clock port.
     pub(crate) fn now(&self) -> Instant {
         self.clock.now()
@@ -158,7 +169,9 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
         let currency = Self::currency(&d, req.currency);
         let key = self.dated(&d, format_args!("summary {currency:?}"));
         kept(&d, key, || {
-            super::holdings::portfolio_summary(&d, self.now(), currency)
+            super::holdings::portfolio_summary(&d, self.now(), currency, &|key| {
+                self.row_source(key)
+            })
         })
     }
 
@@ -173,7 +186,9 @@ impl<S: ReadStore + Send> super::ReadUseCases for LedgerQueries<S> {
             format_args!("account {currency:?} {:?}", req.account_name),
         );
         kept(&d, key, || {
-            super::holdings::account_holdings(&d, self.now(), currency, &req.account_name)
+            super::holdings::account_holdings(&d, self.now(), currency, &req.account_name, &|key| {
+                self.row_source(key)
+            })
         })
     }
 

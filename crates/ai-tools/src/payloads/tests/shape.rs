@@ -75,7 +75,7 @@ fn unvalued() -> S {
         ("amount", f(Fmt::Quantity)),
         ("costBasisFiat", null(f(Fmt::Amount))),
         ("currency", f(Fmt::Currency)),
-        ("reason", Lit(&["no_price", "no_rate"])),
+        ("reason", Lit(&["no_price", "no_rate", "out_of_range"])),
     ])
 }
 
@@ -467,6 +467,8 @@ pub(crate) fn tool_shape(tool: ToolName) -> S {
                     ("noPriceCount", Int),
                     ("no_rate", list(gap())),
                     ("noRateCount", Int),
+                    ("out_of_range", list(gap())),
+                    ("outOfRangeCount", Int),
                 ]),
             ),
             (
@@ -682,7 +684,7 @@ fn check_generic(value: &Value, path: &str, tool: ToolName) {
                 let spelled = key.starts_with(|c: char| c.is_ascii_lowercase())
                     && key.chars().all(|c| c.is_ascii_alphanumeric());
                 let gap_key = tool == ToolName::DataGaps
-                    && (key == "no_price" || key == "no_rate")
+                    && (key == "no_price" || key == "no_rate" || key == "out_of_range")
                     && path == "/unvalued";
                 assert!(spelled || gap_key, "key {key} at {path}");
                 assert!(key != "accountId" && key != "txId" && key != "rowKey");
