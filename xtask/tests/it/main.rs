@@ -11,4 +11,5 @@ mod docs;
 mod manifests;
 mod scans;
 mod test_layout;
+mod threads;
 mod workspace;

@@ -26,5 +26,6 @@ mod reports;
 mod storage;
 mod support;
 mod sync;
+mod threads;
 mod tools;
 mod views;
