@@ -254,9 +254,9 @@ fn import_batch(
         invalid: result.invalid_rows,
     });
     let has_errors = result.has_errors();
-    // Freeing a million records takes a visible fraction of a second: let a second core do
-    // it while the report is printed (or the next file is read).
-    std::thread::spawn(move || drop((batch, keys, result)));
+    // Freeing a million records takes a visible fraction of a second: the pool does it while
+    // the report is printed (or the next file is read).
+    rayon::spawn(move || drop((batch, keys, result)));
     report.finish(if args.dry_run {
         FileResult::DryRun
     } else if has_errors {
@@ -298,14 +298,12 @@ fn warn_duplicate(
     }
 }
 
-/// Stages 1–6, with the file digest of the import log computed on a second core meanwhile.
+/// Stages 1–6, with the file digest of the import log computed beside them.
 fn parse_and_digest(bytes: &[u8], options: &ImportOptions) -> (ImportResult, String) {
-    std::thread::scope(|scope| {
-        let digest = scope.spawn(|| sha256_hex(bytes));
-        let result = importers::import_bytes(bytes, options);
-        let digest = digest.join().unwrap_or_else(|_| sha256_hex(bytes));
-        (result, digest)
-    })
+    rayon::join(
+        || importers::import_bytes(bytes, options),
+        || sha256_hex(bytes),
+    )
 }
 
 pub(crate) fn describe_parse(report: &mut FileReport, result: &ImportResult) {

@@ -269,9 +269,25 @@ fn main() -> ExitCode {
             json,
         );
     };
-    let result = run(cli.ledger.as_deref(), json, command);
+    let result = on_the_pool(|| run(cli.ledger.as_deref(), json, command));
     bench::report_peak_if_asked();
     exit::finish(result, json)
+}
+
+/// The stack of the pool's threads: a command runs on one of them, with the main thread's room.
+const COMMAND_STACK_BYTES: usize = 8 << 20;
+
+/// Runs a command on the rayon pool, sized by `RAYON_NUM_THREADS` or else the machine's cores
+/// (D-170): every parallel step of the engine then uses the pool's threads and only those, and
+/// this thread waits. Should the pool not start, the command runs on this thread.
+fn on_the_pool<T: Send>(command: impl FnOnce() -> T + Send) -> T {
+    match rayon::ThreadPoolBuilder::new()
+        .stack_size(COMMAND_STACK_BYTES)
+        .build()
+    {
+        Ok(pool) => pool.install(command),
+        Err(_) => command(),
+    }
 }
 
 fn run(ledger: Option<&std::path::Path>, json: bool, command: Command) -> anyhow::Result<Outcome> {

@@ -30,16 +30,16 @@ fn engine_100k(c: &mut Criterion) {
             fifo::run(black_box(&input), black_box(&market), &settings).expect("engine runs")
         });
     });
-    group.bench_function("fifo_100k_sequential", |b| {
+    // The same on a one-thread pool of its own.
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .expect("a one-thread pool");
+    group.bench_function("fifo_100k_one_thread", |b| {
         b.iter(|| {
-            fifo::run_with(
-                black_box(&input),
-                black_box(&market),
-                &settings,
-                false,
-                fifo::EngineBuffers::for_rows(input.rows.len()),
-            )
-            .expect("engine runs")
+            one.install(|| {
+                fifo::run(black_box(&input), black_box(&market), &settings).expect("engine runs")
+            })
         });
     });
     group.finish();

@@ -28,9 +28,7 @@ pub use endpoints::{
 };
 pub use kpis::{AssetPerformance, Kpis, TradeStats, kpis, realized_pnl};
 pub use risk::{RiskMetrics, risk_metrics, rolling_volatility_30};
-pub use series::{
-    AssetAtAsOf, AssetValue, DailySeries, DayPoint, daily_series, daily_series_with, held_at_as_of,
-};
+pub use series::{AssetAtAsOf, AssetValue, DailySeries, DayPoint, daily_series, held_at_as_of};
 
 /// Annualisation factor of the risk metrics (`domain.md` §11.4).
 pub const ANNUALISATION_DAYS: u32 = 365;

@@ -27,7 +27,7 @@ use crate::ledger::{Account, AccountId, OWN_WALLET_PREFIX};
 use crate::time::{Date, Instant};
 
 pub use movements::resolve_movements;
-pub use replay::{allocate, allocate_with, holdings_at};
+pub use replay::{allocate, holdings_at};
 
 /// Where custody pieces sit: a real account, or the synthetic `ownwallet-<ASSET>` of an asset
 /// (`domain.md` §3). The own wallet of asset `a` only ever holds `a`.

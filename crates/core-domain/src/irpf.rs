@@ -25,7 +25,6 @@ use std::collections::BTreeMap;
 use crate::engine::{EngineInput, EngineOutput};
 use crate::error::DomainResult;
 use crate::ledger::{Account, AccountId, RowKey};
-use crate::parallel::rejoin;
 
 pub use balances::{SliceClass, YearBalances};
 pub use classification::{Base, Holding};
@@ -105,9 +104,6 @@ fn index_years(output: &EngineOutput, classes: &[SliceClass]) -> BTreeMap<i32, Y
     map
 }
 
-/// From this many slices [`IrpfComputation::new`] runs its independent passes on two threads.
-const PARALLEL_MIN_SLICES: usize = 20_000;
-
 /// The fiscal year of the earliest spot or futures row.
 fn earliest_year(input: &IrpfInput<'_>) -> Option<i32> {
     let tz = input.settings.fiscal_timezone;
@@ -119,40 +115,26 @@ fn earliest_year(input: &IrpfInput<'_>) -> Option<i32> {
 }
 
 impl<'a> IrpfComputation<'a> {
-    /// Prepares the computation.
+    /// Prepares the computation. Its passes read only the input, so the independent ones run
+    /// side by side (`rayon::join`): the slice classes feed the year balances and the year
+    /// index; the fork lots and the earliest year read other records.
     pub fn new(input: IrpfInput<'a>) -> DomainResult<Self> {
-        Self::new_with(input, input.output.slices.len() >= PARALLEL_MIN_SLICES)
-    }
-
-    /// [`IrpfComputation::new`] with its independent passes on two threads or one (tests
-    /// compare the two; the default chooses by the number of slices). Every pass reads only
-    /// the input, so the result does not depend on the choice.
-    pub fn new_with(input: IrpfInput<'a>, parallel: bool) -> DomainResult<Self> {
-        // The slice classes feed the year balances and the year index; the fork lots and the
-        // earliest year read other records.
-        let others = || {
-            (
-                classification::fork_lots(input.output),
-                earliest_year(&input),
-            )
-        };
-        let (classes, balances, by_year, (fork_lots, earliest_year)) = if parallel {
-            std::thread::scope(|scope| {
-                let others = scope.spawn(others);
+        let ((classes, (balances, by_year)), (fork_lots, earliest_year)) = rayon::join(
+            || {
                 let classes = balances::classify_slices(input.output);
-                let (balances, by_year) = std::thread::scope(|inner| {
-                    let by_year = inner.spawn(|| index_years(input.output, &classes));
-                    let balances = balances::year_balances(input.output, &classes);
-                    (balances, rejoin(by_year))
-                });
-                (classes, balances, by_year, rejoin(others))
-            })
-        } else {
-            let classes = balances::classify_slices(input.output);
-            let balances = balances::year_balances(input.output, &classes);
-            let by_year = index_years(input.output, &classes);
-            (classes, balances, by_year, others())
-        };
+                let after = rayon::join(
+                    || balances::year_balances(input.output, &classes),
+                    || index_years(input.output, &classes),
+                );
+                (classes, after)
+            },
+            || {
+                (
+                    classification::fork_lots(input.output),
+                    earliest_year(&input),
+                )
+            },
+        );
         let balances = balances?;
         Ok(Self {
             input,
@@ -218,12 +200,6 @@ impl<'a> IrpfComputation<'a> {
     /// [`report::build_year_report`] to add them).
     pub fn year_report(&self, year: i32) -> DomainResult<IrpfYearReport> {
         report::build_year_report(self, year, None)
-    }
-
-    /// [`IrpfComputation::year_report`] with the audit trail built on two threads or one
-    /// (tests compare the two; the default chooses by the year's size).
-    pub fn year_report_with(&self, year: i32, parallel: bool) -> DomainResult<IrpfYearReport> {
-        report::build_year_report_with(self, year, None, parallel)
     }
 }
 

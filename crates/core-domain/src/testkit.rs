@@ -58,6 +58,17 @@ use crate::num::{self, OutputClass};
 use crate::overrides::{FeeEdit, RowOverride, ValueEdit};
 use crate::time::{Date, FiscalTimezone, Instant};
 
+/// Runs `work` on a rayon pool of its own with `threads` threads, as a library caller bounds
+/// the engine's threads (the engine's parallel steps use the pool they are called from).
+/// Tests run the same work on pools of different sizes and compare the results.
+pub fn on_threads<T: Send>(threads: usize, work: impl FnOnce() -> T + Send) -> T {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a test pool starts")
+        .install(work)
+}
+
 /// Parses a test decimal (signed allowed).
 pub fn dec(text: &str) -> Decimal {
     num::parse_decimal("testkit", text, true)

@@ -94,8 +94,8 @@ fn stated(
         .map(|(currency, amount)| StatedAmount { amount, currency }))
 }
 
-/// Spot rows from which a full read decodes half of them on a second connection and thread:
-/// below it the connection and thread cost more than they save.
+/// Spot rows from which a full read decodes half of them on a second connection: below it the
+/// connection costs more than it saves (a count of rows, whatever the number of threads).
 pub(crate) const PARALLEL_READ_MIN_ROWS: u64 = 20_000;
 
 const SPOT_COLUMNS: &str = "seq, row_key, account_id, tx_type, unknown_label, instant, \
@@ -184,22 +184,30 @@ fn rows_the_file_holds(conn: &Connection) -> u64 {
 }
 
 /// Runs `lower` on `conn` while `upper` runs on a second read-only connection to the ledger
-/// at `path`, on a second thread. The second connection's answer counts only if it read the
-/// ledger version `conn` reads; otherwise (a write in between, or any failure) `upper` runs
-/// on `conn` too.
+/// at `path`, as a job of the rayon pool (the connection `conn` is not shared: it stays on this
+/// thread). The second connection's answer counts only if it read the ledger version `conn`
+/// reads; otherwise (a write in between, or any failure) `upper` runs on `conn` too. On a
+/// one-thread pool the second connection would only cost: both run on `conn`.
 fn read_in_two<L, U: Send>(
     conn: &Connection,
     path: &str,
     lower: impl FnOnce() -> PortResult<L>,
     upper: impl Fn(&Connection) -> PortResult<U> + Sync,
 ) -> PortResult<(L, U)> {
-    let version = ledger_version(conn)?;
-    let (lower, second) = std::thread::scope(|scope| {
-        let upper = &upper;
-        let helper = scope.spawn(move || with_second_reader(path, version, upper));
-        let lower = lower();
-        (lower, helper.join().ok().and_then(Result::ok).flatten())
-    });
+    let mut second = None;
+    let lower = if rayon::current_num_threads() > 1 {
+        let version = ledger_version(conn)?;
+        rayon::in_place_scope(|scope| {
+            let upper = &upper;
+            let second = &mut second;
+            scope.spawn(move |_| {
+                *second = with_second_reader(path, version, upper).ok().flatten();
+            });
+            lower()
+        })
+    } else {
+        lower()
+    };
     let lower = lower?;
     let upper = match second {
         Some(upper) => upper,

@@ -12,4 +12,5 @@ mod facade;
 mod manifests;
 mod scans;
 mod test_layout;
+mod threads;
 mod workspace;

@@ -762,6 +762,11 @@ pub(crate) fn run(args: &RunArgs) -> Result<Outcome> {
         ),
     }
     let runs = args.runs.max(1);
+    // The children inherit the environment, hence the pool size (D-170).
+    diag!(
+        "bench: {} threads (RAYON_NUM_THREADS, else the machine's cores)",
+        rayon::current_num_threads()
+    );
     let mut figures = Vec::new();
     for size in &sizes {
         let dir = ensure_data(&args.data, *size, seed)?;

@@ -5,7 +5,7 @@
 use crate::support::{DemoLedger, stderr, stdout};
 
 /// One valid call per tool, in catalogue order.
-const CALLS: [(&str, &str); 25] = [
+pub(crate) const CALLS: [(&str, &str); 25] = [
     ("portfolio_summary", "{}"),
     ("fiscal_integrity", "{}"),
     (

@@ -27,5 +27,6 @@ mod reports;
 mod storage;
 mod support;
 mod sync;
+mod threads;
 mod tools;
 mod views;

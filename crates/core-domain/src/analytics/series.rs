@@ -1,5 +1,6 @@
 //! Daily holdings, values, returns, the return index and drawdowns (`domain.md` §11.1, §11.3).
 
+use rayon::prelude::*;
 use rust_decimal::Decimal;
 
 use crate::asset::Asset;
@@ -363,22 +364,13 @@ struct Prelude {
     first_date: Option<Date>,
 }
 
-/// The flows and the quantity deltas read the engine output independently: on a large ledger
-/// (or `split == Some(true)`) they are built on two threads, the deltas indexed by the lots'
-/// assets and re-indexed once the flows' assets are known.
-fn prelude(ctx: &AnalyticsContext<'_>, split: Option<bool>) -> DomainResult<Prelude> {
+/// The flows and the quantity deltas read the engine output independently, so they are built
+/// side by side (`rayon::join`), the deltas indexed by the lots' assets and re-indexed once the
+/// flows' assets are known.
+fn prelude(ctx: &AnalyticsContext<'_>) -> DomainResult<Prelude> {
     let lot_assets = lot_assets(ctx);
-    let records = ctx.output.lots.len() + ctx.output.slices.len();
-    let (raw, (mut deltas, first_date)) = if split.unwrap_or(records >= SPLIT_RECORDS) {
-        std::thread::scope(|scope| {
-            let raw = scope.spawn(|| raw_flows(ctx));
-            let deltas = lot_quantity_deltas(ctx, &lot_assets);
-            let raw = crate::parallel::rejoin(raw);
-            (raw, deltas)
-        })
-    } else {
-        (raw_flows(ctx), lot_quantity_deltas(ctx, &lot_assets))
-    };
+    let (raw, (mut deltas, first_date)) =
+        rayon::join(|| raw_flows(ctx), || lot_quantity_deltas(ctx, &lot_assets));
     let raw = raw?;
     let (assets, position) = asset_index(&lot_assets, &raw);
     let index_of = |asset: Asset| position.get(&asset).copied();
@@ -402,35 +394,20 @@ fn prelude(ctx: &AnalyticsContext<'_>, split: Option<bool>) -> DomainResult<Prel
     })
 }
 
-/// Below this many asset-days the series is swept on one thread (a thread costs more than it
-/// saves on a small ledger).
-const SPLIT_ASSET_DAYS: usize = 100_000;
-
-/// From this many lots and slices the flows and the quantity deltas are built on two threads.
-const SPLIT_RECORDS: usize = 20_000;
-
-/// Builds the daily series in one sweep (`domain.md` §11.1, §11.3); a large one in two halves
-/// of the dates on two threads (see [`daily_series_with`]).
+/// Builds the daily series (`domain.md` §11.1, §11.3): the dates are cut into one piece per
+/// thread of the pool, swept side by side. A piece starts from the quantities and values of
+/// the day before it, recomputed in the same order (a replay of the earlier quantity deltas,
+/// which is why the pieces are not smaller), so any number of pieces gives the same series;
+/// the index and drawdowns are chained afterwards in date order, and an error is the one the
+/// single sweep would meet first.
 pub fn daily_series(ctx: &AnalyticsContext<'_>) -> DomainResult<DailySeries> {
-    daily_series_with(ctx, None)
-}
-
-/// [`daily_series`]; `split` forces the two-thread flows and sweep (`Some(true)`) or the
-/// single-thread ones (`Some(false)`), `None` picks by size. The later half starts from the
-/// quantities and values of the day before it, recomputed in the same order, so both ways give
-/// the same series; the index and drawdowns are chained afterwards in date order, and an error
-/// is the one the single sweep would meet first.
-pub fn daily_series_with(
-    ctx: &AnalyticsContext<'_>,
-    split: Option<bool>,
-) -> DomainResult<DailySeries> {
     let as_of = ctx.as_of_date();
     let Prelude {
         assets,
         deltas,
         flows: flow_list,
         first_date,
-    } = prelude(ctx, split)?;
+    } = prelude(ctx)?;
     let Some(first_date) = first_date else {
         return Ok(DailySeries {
             as_of: Some(as_of),
@@ -455,25 +432,27 @@ pub fn daily_series_with(
         first_date,
         as_of,
     };
-    let split = split.unwrap_or(capacity.saturating_mul(assets.len()) >= SPLIT_ASSET_DAYS);
-    let middle = first_date
-        .checked_add_days(chrono::Days::new(u64::try_from(span / 2).unwrap_or(0)))
-        .filter(|middle| split && *middle > first_date);
-    let halves = match middle.and_then(|m| Some((m.pred_opt()?, m))) {
-        Some((end_of_first, middle)) => std::thread::scope(|scope| {
-            let later = scope.spawn(|| sweep.run(middle, last_date));
-            let earlier = sweep.run(first_date, end_of_first);
-            let later = crate::parallel::rejoin(later);
-            [earlier, later]
-        }),
-        None => [sweep.run(first_date, last_date), Swept::default()],
-    };
+    let pieces = rayon::current_num_threads().clamp(1, capacity);
+    let piece_days = u64::try_from(capacity.div_ceil(pieces)).unwrap_or(u64::MAX);
+    let mut ranges: Vec<(Date, Date)> = Vec::with_capacity(pieces);
+    let mut from = Some(first_date);
+    while let Some(start) = from.filter(|start| *start <= last_date) {
+        let end = start
+            .checked_add_days(chrono::Days::new(piece_days.saturating_sub(1)))
+            .map_or(last_date, |end| end.min(last_date));
+        ranges.push((start, end));
+        from = end.succ_opt();
+    }
+    let swept: Vec<Swept> = ranges
+        .par_iter()
+        .map(|(from, to)| sweep.run(*from, *to))
+        .collect();
 
     let mut days = Vec::with_capacity(capacity);
     let mut at_as_of = Vec::new();
     let mut index = Decimal::ONE;
     let mut peak = Decimal::ONE;
-    for half in halves {
+    for half in swept {
         for day in half.days {
             let mut ret = day.ret;
             if let Some(r) = ret {

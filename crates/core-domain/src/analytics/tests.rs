@@ -35,9 +35,11 @@ fn d14_table() {
     let market = f.market();
     let ctx = f.ctx(&market, D14_AS_OF, DisplayCurrency::Eur);
     let series = daily_series(&ctx).unwrap();
-    // Flows, several assets: the two-thread sweep gives the same series.
-    assert_eq!(daily_series_with(&ctx, Some(true)).unwrap(), series);
-    assert_eq!(daily_series_with(&ctx, Some(false)).unwrap(), series);
+    // Flows, several assets: the sweep in one piece per thread gives the same series.
+    for threads in [1, 2, 3, 7] {
+        let pieces = crate::testkit::on_threads(threads, || daily_series(&ctx).unwrap());
+        assert_eq!(pieces, series, "{threads} threads");
+    }
     let rows: Vec<String> = series
         .days
         .iter()
@@ -458,9 +460,11 @@ proptest! {
         let ctx = f.ctx(&market, &as_of, DisplayCurrency::Eur);
         let series = daily_series(&ctx).unwrap();
         prop_assert_eq!(series.days.len(), closes.len());
-        // The two-thread sweep gives the same series, and the single one is what was tested.
-        prop_assert_eq!(&daily_series_with(&ctx, Some(true)).unwrap(), &series);
-        prop_assert_eq!(&daily_series_with(&ctx, Some(false)).unwrap(), &series);
+        // The sweep in one piece or in several gives the same series.
+        for threads in [1, 3] {
+            let pieces = crate::testkit::on_threads(threads, || daily_series(&ctx).unwrap());
+            prop_assert_eq!(&pieces, &series);
+        }
         // The close the §7.2 lookup sees on each day (7-day carry-back).
         let mut seen: Vec<Option<Decimal>> = Vec::new();
         let mut last_seen: Option<(usize, u32)> = None;

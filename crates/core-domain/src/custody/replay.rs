@@ -31,38 +31,17 @@ pub fn allocate(
     accounts: &[Account],
     links: &[CustodyLink],
 ) -> DomainResult<CustodyOutput> {
-    let parallel = input.rows.len() >= PARALLEL_MIN_ROWS;
-    allocate_with(input, output, accounts, links, parallel)
-}
-
-/// [`allocate`] with movements resolved on a second thread or not (tests compare the two).
-pub fn allocate_with(
-    input: &EngineInput,
-    output: &EngineOutput,
-    accounts: &[Account],
-    links: &[CustodyLink],
-    parallel: bool,
-) -> DomainResult<CustodyOutput> {
-    // Movements are resolved from the rows alone: on a large ledger a second thread resolves
-    // them while this one indexes the engine's output. Errors keep the sequential order.
-    let prepare = || {
-        let index = Index::new(input, output);
-        let state = State::new(&index, true);
-        let tolerance = fee_tolerance(input);
-        (index, state, tolerance)
-    };
-    let ((index, mut state, tolerance), movements) = if parallel {
-        std::thread::scope(|scope| {
-            let movements = scope
-                .spawn(|| resolve_movements(&input.rows, &output.ledger_order, accounts, links));
-            let prepared = prepare();
-            let movements = crate::parallel::rejoin(movements);
-            (prepared, movements)
-        })
-    } else {
-        let movements = resolve_movements(&input.rows, &output.ledger_order, accounts, links);
-        (prepare(), movements)
-    };
+    // Movements are resolved from the rows alone, beside the indexing of the engine's
+    // output (`rayon::join`). Errors keep the sequential order.
+    let (movements, (index, mut state, tolerance)) = rayon::join(
+        || resolve_movements(&input.rows, &output.ledger_order, accounts, links),
+        || {
+            let index = Index::new(input, output);
+            let state = State::new(&index, true);
+            let tolerance = fee_tolerance(input);
+            (index, state, tolerance)
+        },
+    );
     let movements = movements?;
     state.run(&index, &movements, None)?;
     name_relocated_lots(&mut state.relocations, &output.lots);
@@ -87,9 +66,6 @@ fn name_relocated_lots(relocations: &mut [Relocation], lots: &[crate::engine::Lo
         }
     }
 }
-
-/// Ledgers at least this long resolve movements on a second thread.
-const PARALLEL_MIN_ROWS: usize = 16_384;
 
 /// Custody and fiscal holdings at the end of the fiscal day `cutoff` (`domain.md` §12.3): the
 /// replay stops after every row whose fiscal date is ≤ `cutoff`, i.e. whose instant is before

@@ -894,9 +894,6 @@ fn summary_and_bases(year: i32, year_comp: &YearCompensation) -> DomainResult<(S
     Ok((summary, bases))
 }
 
-/// Years with at least this many slices build their audit trail on a second thread.
-const PARALLEL_MIN_SLICES: usize = 16_384;
-
 /// The blocks of the report besides the audit trail.
 struct OtherBlocks {
     counters: Counters,
@@ -934,30 +931,26 @@ fn other_blocks(
     })
 }
 
-/// The audit trail's facts and the other blocks. On a large year the audit trail is built in
-/// two halves, the first on a second thread, the second on this one before the other blocks;
-/// the halves are joined in slice order and errors are reported in the order of the
-/// sequential walk, so the result never depends on the split.
+/// The audit trail's facts and the other blocks. The audit trail is built in two halves side
+/// by side (`rayon::join`), the second beside the other blocks; the halves are joined in slice
+/// order and errors are reported in the order of the sequential walk, so the result never
+/// depends on the threads.
 fn facts_and_blocks(
     comp: &IrpfComputation<'_>,
     names: &Names<'_>,
     year: i32,
-    parallel: bool,
 ) -> (DomainResult<SliceFacts>, DomainResult<OtherBlocks>) {
     let slices = comp.year_index(year).slices.as_slice();
-    if !parallel {
-        let facts = slice_facts(comp, names, slices, slices.len(), None).map_err(|(_, e)| e);
-        return (facts, other_blocks(comp, names, year));
-    }
     let (head, tail) = slices.split_at(slices.len() / 2);
-    std::thread::scope(|scope| {
-        let first = scope.spawn(|| slice_facts(comp, names, head, slices.len(), None));
-        let mut uncovered = Vec::new();
-        let second = slice_facts(comp, names, tail, tail.len(), Some(&mut uncovered));
-        let rest = other_blocks(comp, names, year);
-        let first = crate::parallel::rejoin(first);
-        (merge_facts(first, second, uncovered), rest)
-    })
+    let (first, (second, uncovered, rest)) = rayon::join(
+        || slice_facts(comp, names, head, slices.len(), None),
+        || {
+            let mut uncovered = Vec::new();
+            let second = slice_facts(comp, names, tail, tail.len(), Some(&mut uncovered));
+            (second, uncovered, other_blocks(comp, names, year))
+        },
+    );
+    (merge_facts(first, second, uncovered), rest)
 }
 
 /// Appends the second half's facts to the first's as the sequential walk would have met them:
@@ -991,18 +984,6 @@ pub fn build_year_report(
     year: i32,
     year_end_holdings: Option<YearEndHoldings>,
 ) -> DomainResult<IrpfYearReport> {
-    let parallel = comp.year_index(year).slices.len() >= PARALLEL_MIN_SLICES;
-    build_year_report_with(comp, year, year_end_holdings, parallel)
-}
-
-/// [`build_year_report`] with the two-thread audit trail forced on or off (tests compare the
-/// two).
-pub fn build_year_report_with(
-    comp: &IrpfComputation<'_>,
-    year: i32,
-    year_end_holdings: Option<YearEndHoldings>,
-    parallel: bool,
-) -> DomainResult<IrpfYearReport> {
     let validated = comp.validated(year)?;
     let start_year = validated.start_year;
     let all = super::compensation::run_years(&comp.balances, &validated, year, year)?;
@@ -1022,7 +1003,7 @@ pub fn build_year_report_with(
     };
 
     let names = Names::new(comp);
-    let (facts, rest) = facts_and_blocks(comp, &names, year, parallel);
+    let (facts, rest) = facts_and_blocks(comp, &names, year);
     let facts = facts?;
     let OtherBlocks {
         counters,

@@ -3,8 +3,8 @@
 
 use core_domain::FiscalTimezone;
 use core_domain::analytics::{
-    AllocationItem, AnalyticsContext, DisplayCurrency, asset_allocation, daily_series,
-    daily_series_with, kpis, performance_history, risk_metrics, rolling_volatility_30,
+    AllocationItem, AnalyticsContext, DisplayCurrency, asset_allocation, daily_series, kpis,
+    performance_history, risk_metrics, rolling_volatility_30,
 };
 use core_domain::holdings::holdings_snapshot;
 use core_domain::market::Market;
@@ -15,7 +15,7 @@ use core_domain::scenarios::{
     breakeven_price, concentration, position_value_at,
 };
 use core_domain::testkit::{
-    Ledger, Outcome, asset, buy, date, dec, instant, migration, sell, swap,
+    Ledger, Outcome, asset, buy, date, dec, instant, migration, on_threads, sell, swap,
 };
 use rust_decimal::Decimal;
 
@@ -114,8 +114,8 @@ fn d14_series_with_a_flow_only_asset() {
             .iter()
             .any(|s| s.asset.as_str() == "AAA")
     );
-    for split in [None, Some(false), Some(true)] {
-        let series = daily_series_with(&ctx, split).unwrap();
+    for threads in [1, 2, 5] {
+        let series = on_threads(threads, || daily_series(&ctx).unwrap());
         assert_eq!(series.days, expected.days);
         assert_eq!(series.at_as_of, expected.at_as_of);
     }

@@ -1,24 +1,30 @@
-//! The synthetic ledger of the benchmarks: the pipelined engine equals the sequential one, and
-//! the engine's invariants hold at a few thousand rows.
+//! The synthetic ledger of the benchmarks: the engine on one thread equals it on several (a
+//! library caller runs it on a pool of its own), and the engine's invariants hold at a few
+//! thousand rows.
 
-use core_domain::custody::{allocate, allocate_with};
+use core_domain::custody::allocate;
 use core_domain::engine::{EngineInput, EngineOutput};
 use core_domain::fifo::{self, EngineBuffers, EngineSettings};
 use core_domain::irpf::{IrpfComputation, IrpfInput, IrpfSettings};
-use core_domain::pipeline::{self, custody_and_year_reports_with};
+use core_domain::pipeline::{self, custody_and_year_reports};
 use core_domain::testkit::Outcome;
+use core_domain::testkit::on_threads;
 use core_domain::testkit::synthetic::{Synthetic, synthetic};
 use rust_decimal::Decimal;
 
+/// Pool sizes the runs are compared on: one thread, the two of this machine, more than it has.
+const POOLS: [usize; 3] = [1, 2, 5];
+
 #[test]
-fn pipelined_sequential_and_prefaulted_runs_are_identical() {
+fn engine_runs_on_one_thread_and_on_several_and_prefaulted_are_identical() {
     let ledger = synthetic(6_000, 3);
     let input = ledger.input();
     let market = ledger.market();
     let settings = EngineSettings::default();
-    let dump = |pipelined: bool, buffers: EngineBuffers| {
-        let output =
-            fifo::run_with(&input, &market, &settings, pipelined, buffers).expect("engine runs");
+    let dump = |threads: usize, buffers: EngineBuffers| {
+        let output = on_threads(threads, || {
+            fifo::run_in(&input, &market, &settings, buffers).expect("engine runs")
+        });
         let outcome = Outcome {
             accounts: ledger.accounts.clone(),
             input: input.clone(),
@@ -26,14 +32,16 @@ fn pipelined_sequential_and_prefaulted_runs_are_identical() {
         };
         outcome.dump()
     };
-    let sequential = dump(false, EngineBuffers::default());
-    assert_eq!(
-        sequential,
-        dump(true, EngineBuffers::for_rows(input.rows.len()))
-    );
-    // Buffers written ahead (placeholders cleared again) change nothing.
-    let prefaulted = EngineBuffers::prefaulted(&input);
-    assert_eq!(sequential, dump(true, prefaulted));
+    let sequential = dump(1, EngineBuffers::default());
+    for threads in POOLS {
+        assert_eq!(
+            sequential,
+            dump(threads, EngineBuffers::for_rows(input.rows.len())),
+            "{threads} threads"
+        );
+        // Buffers written ahead (placeholders cleared again) change nothing.
+        assert_eq!(sequential, dump(threads, EngineBuffers::prefaulted(&input)));
+    }
     assert!(
         sequential.len() > 6_000,
         "a real workload: {} records",
@@ -51,14 +59,14 @@ fn engine_run(seed: u64) -> (Synthetic, EngineInput, EngineOutput) {
 }
 
 #[test]
-fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
+fn custody_and_irpf_on_one_thread_equal_them_on_several() {
     let (ledger, input, output) = engine_run(5);
-    let custody = |parallel: bool| {
-        let custody =
-            allocate_with(&input, &output, &ledger.accounts, &[], parallel).expect("custody runs");
-        format!("{custody:?}")
+    let custody = |threads: usize| {
+        on_threads(threads, || {
+            let custody = allocate(&input, &output, &ledger.accounts, &[]).expect("custody runs");
+            format!("{custody:?}")
+        })
     };
-    assert_eq!(custody(false), custody(true));
     let settings = IrpfSettings::default();
     let irpf_input = IrpfInput {
         engine_input: &input,
@@ -66,25 +74,23 @@ fn two_thread_custody_and_irpf_equal_the_sequential_ones() {
         accounts: &ledger.accounts,
         settings: &settings,
     };
-    // The preparation's passes on two threads and on one.
-    let computation = IrpfComputation::new_with(irpf_input, false).expect("irpf prepares");
-    let split = IrpfComputation::new_with(irpf_input, true).expect("irpf prepares");
-    assert_eq!(
-        format!("{:?}", computation.by_year),
-        format!("{:?}", split.by_year)
-    );
-    let years: Vec<i32> = computation.by_year.keys().copied().collect();
-    assert!(years.len() > 3, "several years: {years:?}");
-    for year in years {
-        let report = |computation: &IrpfComputation<'_>, parallel: bool| {
-            let report = computation
-                .year_report_with(year, parallel)
-                .expect("irpf report");
-            format!("{report:?}")
-        };
-        let sequential = report(&computation, false);
-        assert_eq!(sequential, report(&computation, true), "year {year}");
-        assert_eq!(sequential, report(&split, false), "year {year}");
+    // The preparation's passes and every year's report.
+    let reports = |threads: usize| {
+        on_threads(threads, || {
+            let computation = IrpfComputation::new(irpf_input).expect("irpf prepares");
+            let years: Vec<i32> = computation.by_year.keys().copied().collect();
+            assert!(years.len() > 3, "several years: {years:?}");
+            let reports: Vec<String> = years
+                .iter()
+                .map(|year| format!("{:?}", computation.year_report(*year).expect("report")))
+                .collect();
+            (format!("{:?}", computation.by_year), reports)
+        })
+    };
+    let (one_custody, one_reports) = (custody(1), reports(1));
+    for threads in POOLS {
+        assert_eq!(custody(threads), one_custody, "{threads} threads");
+        assert_eq!(reports(threads), one_reports, "{threads} threads");
     }
 }
 
@@ -107,22 +113,20 @@ fn custody_beside_the_year_reports_equals_each_alone() {
         .iter()
         .map(|year| format!("{:?}", computation.year_report(*year).expect("irpf report")))
         .collect();
-    for parallel in [false, true] {
+    for threads in POOLS {
         let mut built = Vec::new();
-        let (allocation, reports) = custody_and_year_reports_with(
-            irpf_input,
-            &[],
-            None,
-            &mut |report| built.push(format!("{report:?}")),
-            parallel,
-        );
+        let (allocation, reports) = on_threads(threads, || {
+            custody_and_year_reports(irpf_input, &[], None, &mut |report| {
+                built.push(format!("{report:?}"));
+            })
+        });
         reports.expect("irpf reports");
         assert_eq!(
             format!("{:?}", allocation.expect("custody runs")),
             format!("{custody:?}"),
-            "parallel {parallel}"
+            "{threads} threads"
         );
-        assert_eq!(built, alone, "parallel {parallel}");
+        assert_eq!(built, alone, "{threads} threads");
     }
     // Years named: those, in that order, a year without records included.
     let mut built = Vec::new();

@@ -20,6 +20,7 @@ use core_domain::overrides::{CustodyLink, RowOverride};
 use core_domain::pipeline;
 use core_domain::quality::{self, IntegrityRow};
 use core_domain::{Account, Asset, Date, FiscalTimezone, Instant, Market, RowKey, SpotRow};
+use rayon::prelude::*;
 use shared_types::dto::TaxReport;
 
 use super::settings::{self, Settings};
@@ -129,9 +130,6 @@ impl OverviewScan {
     }
 }
 
-/// Spot rows from which the load scans them in two halves on two threads.
-const PARALLEL_SCAN_MIN_ROWS: usize = 20_000;
-
 /// What the load reads off the rows before the market: the assets and currencies they name,
 /// their first fiscal date, the engine's price lookups, and (without overrides) the overview.
 /// Hash sets while scanning (a few thousand assets over up to millions of legs), sorted after.
@@ -153,15 +151,15 @@ struct RowScan {
 
 impl RowScan {
     /// The engine's input from the imported rows and the scan of its rows (the overview too
-    /// when there are no overrides). From `parallel_min_rows` spot rows on, the rows are scanned
-    /// in two halves on two threads; without overrides each half is also checked there
-    /// ([`core_domain::effective::unedited_rows_in_two`]).
+    /// when there are no overrides). The rows are scanned in pieces of `piece_rows` side by
+    /// side; without overrides each piece is also checked there
+    /// ([`core_domain::effective::unedited_rows_visited`]).
     fn with_input(
         rows: Vec<SpotRow>,
         futures: Vec<core_domain::FuturesRow>,
         overrides: &[RowOverride],
         tz: FiscalTimezone,
-        parallel_min_rows: usize,
+        piece_rows: usize,
     ) -> (EngineInput, Self) {
         let with_overview = overrides.is_empty();
         let scan_rows = |rows: &[EffectiveRow]| {
@@ -172,28 +170,24 @@ impl RowScan {
             }
             scan
         };
-        let (input, mut scan) = if overrides.is_empty() && rows.len() >= parallel_min_rows {
-            let (rows, earlier, later) =
-                core_domain::effective::unedited_rows_in_two(rows, scan_rows);
-            let input = EngineInput { rows, futures };
-            (input, earlier.merge(later))
+        let (input, scan) = if overrides.is_empty() {
+            let (rows, scan) = core_domain::effective::unedited_rows_visited(
+                rows,
+                piece_rows,
+                scan_rows,
+                Self::merge,
+            );
+            (EngineInput { rows, futures }, scan)
         } else {
             let input = core_domain::effective::engine_input_owned(rows, futures, overrides);
-            let scan = if input.rows.len() >= parallel_min_rows {
-                let (lower, upper) = input.rows.split_at(input.rows.len() / 2);
-                std::thread::scope(|scope| {
-                    let upper = scope.spawn(|| scan_rows(upper));
-                    let lower = scan_rows(lower);
-                    let upper = upper
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                    lower.merge(upper)
-                })
-            } else {
-                scan_rows(&input.rows)
-            };
+            let scan = input
+                .rows
+                .par_chunks(piece_rows.max(1))
+                .map(scan_rows)
+                .reduce_with(Self::merge);
             (input, scan)
         };
+        let mut scan = scan.unwrap_or_else(|| Self::new(with_overview));
         let mut fiscal = FiscalDays::new(tz);
         for row in &input.futures {
             scan.futures(row, &mut fiscal);
@@ -279,8 +273,8 @@ impl RowScan {
         }
     }
 
-    /// The scan of the rows of `self` followed by those of `later`. The later half's first
-    /// requests may repeat the earlier half's last ones: the sort after the scan removes them.
+    /// The scan of the rows of `self` followed by those of `later`. The later piece's first
+    /// requests may repeat the earlier piece's last ones: the sort after the scan removes them.
     fn merge(mut self, later: Self) -> Self {
         self.fiat.extend(later.fiat);
         self.stated.extend(later.stated);
@@ -446,8 +440,8 @@ impl Derived {
     }
 
     /// [`Derived::load`], with the full market ([`Derived::load_full_market`]) read and built
-    /// too when `full_market`: while the engine runs on a second thread, so a valuation's
-    /// first call waits for the longer of the two instead of their sum.
+    /// too when `full_market`: beside the engine, so a valuation's first call waits for the
+    /// longer of the two instead of their sum.
     pub fn load_with<S>(store: &S, full_market: bool) -> UseCaseResult<Self>
     where
         S: LedgerRead + RateStore + PriceStore + SettingsStore,
@@ -491,15 +485,15 @@ impl Derived {
                 .collect()
         };
         // The effective rows, and the assets and currencies the ledger names, the date span of
-        // its rows and the engine's price lookups; a large ledger's rows are checked and
-        // scanned in two halves on two threads.
+        // its rows and the engine's price lookups; the rows are checked and scanned in pieces
+        // side by side.
         let tz = settings.fiscal_timezone;
         let (input, scan) = RowScan::with_input(
             std::mem::take(&mut snapshot.spot_rows),
             std::mem::take(&mut snapshot.futures_rows),
             &snapshot.overrides,
             tz,
-            PARALLEL_SCAN_MIN_ROWS,
+            core_domain::effective::VISIT_PIECE_ROWS,
         );
         let RowScan {
             fiat,
@@ -509,20 +503,17 @@ impl Derived {
             last_days,
             overview,
         } = scan;
-        // A large ledger's engine output pages are first written on the second core while
-        // this one reads the prices (see `EngineBuffers`).
-        let prefault = input.rows.len() >= PARALLEL_SCAN_MIN_ROWS;
-        let (market, buffers) = std::thread::scope(|scope| {
-            let buffers = prefault.then(|| scope.spawn(|| EngineBuffers::prefaulted(&input)));
-            let market = Self::market_of(store, fiat, stated_currencies, &last_days, requests);
-            let buffers = match buffers {
-                Some(buffers) => buffers
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic)),
-                None => EngineBuffers::for_rows(input.rows.len()),
-            };
-            (market, buffers)
+        // With more than one thread, the engine output's pages are first written by another
+        // one while this one reads the prices (see `EngineBuffers`); alone, the engine faults
+        // them in as it writes. The store is read on this thread only.
+        let mut prefaulted = None;
+        let market = rayon::in_place_scope(|scope| {
+            if rayon::current_num_threads() > 1 {
+                scope.spawn(|_| prefaulted = Some(EngineBuffers::prefaulted(&input)));
+            }
+            Self::market_of(store, fiat, stated_currencies, &last_days, requests)
         });
+        let buffers = prefaulted.unwrap_or_else(|| EngineBuffers::for_rows(input.rows.len()));
         let Priced {
             crypto,
             rates,
@@ -539,16 +530,19 @@ impl Derived {
                 .collect(),
         };
         let (output, full) = if full_market {
-            // The engine reads no store: the store stays on this thread for the closes.
-            std::thread::scope(|scope| {
-                let engine =
-                    scope.spawn(|| fifo::run_in(&input, &market, &engine_settings, buffers));
-                let full = FullMarket::load(store, &crypto, first, &rates).ok();
-                let output = engine
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-                (output, full)
-            })
+            // The engine reads no store: it runs beside the closes' read, which stays on this
+            // thread with the store.
+            let mut output = None;
+            let full = rayon::in_place_scope(|scope| {
+                scope.spawn(|_| {
+                    output = Some(fifo::run_in(&input, &market, &engine_settings, buffers));
+                });
+                FullMarket::load(store, &crypto, first, &rates).ok()
+            });
+            let Some(output) = output else {
+                unreachable!("a scope returns after its spawned work");
+            };
+            (output, full)
         } else {
             (
                 fifo::run_in(&input, &market, &engine_settings, buffers),

@@ -876,17 +876,20 @@ fn the_ledger_overview_names_the_imported_years_and_assets_with_or_without_overr
 }
 
 #[test]
-fn audit_rows_made_in_two_halves_are_those_made_in_one_pass() {
+fn audit_rows_made_on_one_thread_are_those_made_on_four() {
     let q = queries(i5(), "2024-01-01T00:00:00Z");
     let d = q.derived().unwrap();
     let report = super::tax::year_report(&d, 2022, false).unwrap();
     assert_eq!(report.audit_trail.len(), 4);
-    let one = to_json(&super::tax::audit_dtos_from(
-        &report.audit_trail,
-        usize::MAX,
-    ));
-    let two = to_json(&super::tax::audit_dtos_from(&report.audit_trail, 1));
-    assert_eq!(two, one);
+    let on = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        pool.install(|| to_json(&super::tax::audit_dtos(&report.audit_trail)))
+    };
+    let one = on(1);
+    assert_eq!(on(4), one);
     assert_eq!(one, to_json(&tax(&q, 2022).audit_trail));
 }
 

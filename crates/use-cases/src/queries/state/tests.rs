@@ -35,7 +35,8 @@ fn findings(scan: RowScan) -> Findings {
     )
 }
 
-/// The input and scan of [`RowScan::with_input`] in one pass (`usize::MAX`) or two halves.
+/// The input and scan of [`RowScan::with_input`] in one piece (`usize::MAX`) or pieces of
+/// `min_rows` rows.
 fn scanned(ledger: &core_domain::testkit::Ledger, min_rows: usize) -> (String, Findings) {
     scanned_rows(ledger, ledger.spot_rows().to_vec(), min_rows)
 }
