@@ -9,6 +9,8 @@
 //! rows on a quiet machine. Each file is shaped like its fixture in `test_data/` (its header,
 //! preamble, time format and a mix of its common rows); Bit2Me is generated as its sheet saved
 //! as CSV (the profile's reader is the same; a workbook adds its conversion to CSV text).
+//! A third argument (e.g. `coinbase,kraken`) keeps only those profiles beside the generic
+//! CSV, to count one reader's instructions (`valgrind --tool=callgrind`, D-159).
 #![allow(clippy::print_stdout)] // A measurement tool prints its figures.
 #![allow(clippy::cast_precision_loss)] // Rows per second, for reading.
 
@@ -378,6 +380,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let rows: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3);
+    // An optional third argument keeps only the profiles whose name starts with one of its
+    // comma-separated words (the generic CSV always runs first, as the base of the ratio):
+    // one profile at a time under an instruction counter.
+    let only: Vec<String> = args
+        .next()
+        .map(|a| a.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
     let local = ImportOptions {
         timezone: Zone::parse("Europe/Madrid"),
         ..ImportOptions::default()
@@ -399,6 +408,11 @@ fn main() {
     ];
     let files: Vec<(&str, String, &ImportOptions)> = profiles
         .iter()
+        .filter(|(name, _)| {
+            *name == "generic"
+                || only.is_empty()
+                || only.iter().any(|w| name.starts_with(w.as_str()))
+        })
         .map(|(name, (g, zone))| (*name, g(rows), if *zone { &local } else { &utc }))
         .collect();
     for round in 1..=rounds {
