@@ -13,7 +13,7 @@ fn fast_map_hashes_spread_ids_that_differ_late_over_the_low_bits() {
         |i: usize| format!("L{i:05X}-A"),
         |i: usize| format!("2290000000000000{i:03}"),
     ] {
-        let buckets: std::collections::HashSet<u64> =
+        let buckets: std::collections::BTreeSet<u64> =
             (0..4096).map(|i| build.hash_one(shape(i)) & 4095).collect();
         assert!(
             (2450..=2730).contains(&buckets.len()),
