@@ -415,6 +415,19 @@ fn main() {
         })
         .map(|(name, (g, zone))| (*name, g(rows), if *zone { &local } else { &utc }))
         .collect();
+    // `CARTERA_THROUGHPUT_DUMP=DIR` writes the generated files there instead, so that the
+    // whole import (parse and store) can be timed through the binary: `cartera import`.
+    if let Some(dir) = std::env::var_os("CARTERA_THROUGHPUT_DUMP") {
+        let dir = std::path::PathBuf::from(dir);
+        for (name, text, _) in &files {
+            let file = dir.join(format!("{}.csv", name.split(' ').next().unwrap_or(name)));
+            if let Err(e) = std::fs::write(&file, text) {
+                eprintln!("cannot write {}: {e}", file.display());
+                std::process::exit(1);
+            }
+        }
+        return;
+    }
     for round in 1..=rounds {
         println!("round {round} ({rows} rows per file)");
         let mut generic_rate = None;
