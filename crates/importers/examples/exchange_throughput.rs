@@ -376,7 +376,7 @@ fn measure(text: &str, rows: usize, options: &ImportOptions) -> (usize, usize, f
 /// others state their zone, and `--timezone` is refused where it does not apply).
 type Generator = (fn(usize) -> String, bool);
 
-fn main() {
+fn main() -> std::io::Result<()> {
     let mut args = std::env::args().skip(1);
     let rows: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100_000);
     let rounds: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(3);
@@ -387,6 +387,7 @@ fn main() {
         .next()
         .map(|a| a.split(',').map(str::to_owned).collect())
         .unwrap_or_default();
+    let dump = args.next().map(std::path::PathBuf::from);
     let local = ImportOptions {
         timezone: Zone::parse("Europe/Madrid"),
         ..ImportOptions::default()
@@ -415,18 +416,15 @@ fn main() {
         })
         .map(|(name, (g, zone))| (*name, g(rows), if *zone { &local } else { &utc }))
         .collect();
-    // `CARTERA_THROUGHPUT_DUMP=DIR` writes the generated files there instead, so that the
-    // whole import (parse and store) can be timed through the binary: `cartera import`.
-    if let Some(dir) = std::env::var_os("CARTERA_THROUGHPUT_DUMP") {
-        let dir = std::path::PathBuf::from(dir);
+    // A fourth argument, a folder, gets the generated files instead of a measurement, so that
+    // the whole import (parse and store) can be timed through the binary (`cartera import`):
+    // `exchange_throughput 1000000 1 "" DIR`.
+    if let Some(dir) = dump {
         for (name, text, _) in &files {
             let file = dir.join(format!("{}.csv", name.split(' ').next().unwrap_or(name)));
-            if let Err(e) = std::fs::write(&file, text) {
-                eprintln!("cannot write {}: {e}", file.display());
-                std::process::exit(1);
-            }
+            std::fs::write(&file, text)?;
         }
-        return;
+        return Ok(());
     }
     for round in 1..=rounds {
         println!("round {round} ({rows} rows per file)");
@@ -440,4 +438,5 @@ fn main() {
             );
         }
     }
+    Ok(())
 }
