@@ -832,6 +832,53 @@ impl Ctx {
         }
     }
 
+    /// Records the first line of a declared id; a second sighting is `duplicate-id` on `col`,
+    /// and `false`.
+    pub(crate) fn first_sighting(
+        &mut self,
+        ids: &mut values::FastMap<String, u64>,
+        key: &str,
+        shown: &str,
+        (line, col): (u64, Option<usize>),
+    ) -> bool {
+        if let Some(first) = ids.get(key) {
+            self.err(
+                line,
+                col,
+                "duplicate-id",
+                format!("id \"{shown}\" already appears on line {first}"),
+            );
+            return false;
+        }
+        ids.insert(key.to_owned(), line);
+        true
+    }
+
+    /// Emits the drafts of one row once the first passes the §1.6 shape check (the others of
+    /// a row are built from the same amounts).
+    pub(crate) fn emit_shaped(
+        &mut self,
+        line: u64,
+        cols: (Option<usize>, Option<usize>),
+        drafts: Vec<Draft>,
+        emit: &mut dyn FnMut(&mut Ctx, Draft),
+    ) {
+        if let Some(first) = drafts.first()
+            && !self.shape(
+                line,
+                cols,
+                first.ty,
+                first.inflow.as_ref(),
+                first.outflow.as_ref(),
+            )
+        {
+            return;
+        }
+        for d in drafts {
+            emit(self, d);
+        }
+    }
+
     /// Checks the §1.6 shape; reports on the asset column of the offending side.
     pub(crate) fn shape(
         &mut self,

@@ -181,16 +181,9 @@ pub(crate) fn read_into(
             KeyBase::Content
         } else {
             let key = format!("v1{SEP}{ID}{SEP}id{SEP}{id}");
-            if let Some(first) = ids.get(&key) {
-                ctx.err(
-                    line,
-                    cols[C_DESC],
-                    "duplicate-id",
-                    format!("id \"{id}\" already appears on line {first}"),
-                );
+            if !ctx.first_sighting(&mut ids, &key, id, (line, cols[C_DESC])) {
                 return;
             }
-            ids.insert(key.clone(), line);
             KeyBase::Declared(key, cols[C_DESC])
         };
         let mut d = Draft::new(
@@ -345,20 +338,7 @@ pub(crate) fn read_into(
                     ctx.skip(SkipReason::InternalMovement, 1);
                     return;
                 };
-                if let Some(first) = drafts.first()
-                    && !ctx.shape(
-                        line,
-                        (cols[C_DCUR], cols[C_OCUR]),
-                        first.ty,
-                        first.inflow.as_ref(),
-                        first.outflow.as_ref(),
-                    )
-                {
-                    return;
-                }
-                for d in drafts {
-                    emit(ctx, d);
-                }
+                ctx.emit_shaped(line, (cols[C_DCUR], cols[C_OCUR]), drafts, emit);
                 return;
             }
         }

@@ -310,16 +310,9 @@ pub(crate) fn read_into(
             return;
         }
         let key = format!("v1{SEP}bitvavo{SEP}id{SEP}{id}{SEP}{lower}");
-        if let Some(first) = ids.get(&key) {
-            ctx.err(
-                line,
-                cols[C_ID],
-                "duplicate-id",
-                format!("id \"{id}\" already appears on line {first}"),
-            );
+        if !ctx.first_sighting(&mut ids, &key, id, (line, cols[C_ID])) {
             return;
         }
-        ids.insert(key.clone(), line);
         let qty = amount.abs();
         let mut d = Draft::new(
             account.to_owned(),

@@ -174,16 +174,9 @@ fn read_spot(
             KeyBase::Content
         } else {
             let key = format!("v1{SEP}{ID}{SEP}trade{SEP}{txid}");
-            if let Some(first) = ids.get(&key) {
-                ctx.err(
-                    line,
-                    cols[C_TXID],
-                    "duplicate-id",
-                    format!("id \"{txid}\" already appears on line {first}"),
-                );
+            if !ctx.first_sighting(&mut ids, &key, txid, (line, cols[C_TXID])) {
                 return;
             }
-            ids.insert(key.clone(), line);
             KeyBase::Declared(key, cols[C_TXID])
         };
         let mut d = Draft::new(

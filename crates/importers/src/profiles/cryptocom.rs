@@ -384,20 +384,7 @@ pub(crate) fn read_into(
             }
         };
         let shape_cols = (cols[C_TOCUR].or(cols[C_CUR]), cols[C_CUR]);
-        if let Some(first) = drafts.first()
-            && !ctx.shape(
-                line,
-                shape_cols,
-                first.ty,
-                first.inflow.as_ref(),
-                first.outflow.as_ref(),
-            )
-        {
-            return;
-        }
-        for d in drafts {
-            emit(ctx, d);
-        }
+        ctx.emit_shaped(line, shape_cols, drafts, emit);
     });
     for (instant, legs) in dust {
         dust_group(ctx, account, instant, &legs, cols[C_KIND], emit);

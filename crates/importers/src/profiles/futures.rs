@@ -177,16 +177,9 @@ pub(crate) fn read_into(
         else {
             return;
         };
-        if let Some(first) = uids.get(uid) {
-            ctx.err(
-                line,
-                cols[C_UID],
-                "duplicate-id",
-                format!("id \"{uid}\" already appears on line {first}"),
-            );
+        if !ctx.first_sighting(&mut uids, uid, uid, (line, cols[C_UID])) {
             return;
         }
-        uids.insert(uid.to_owned(), line);
         let z = Decimal::ZERO;
         let computed = values::sub(pnl.unwrap_or(z), fee.unwrap_or(z))
             .and_then(|v| values::sub(v, liq.unwrap_or(z)))

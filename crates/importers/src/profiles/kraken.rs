@@ -284,16 +284,9 @@ fn parse_row(
         class: Class::Done,
         txid_col: cols[C_TXID],
     };
-    if let Some(first) = txids.get(txid) {
-        ctx.err(
-            line,
-            cols[C_TXID],
-            "duplicate-id",
-            format!("id \"{txid}\" already appears on line {first}"),
-        );
+    if !ctx.first_sighting(txids, txid, txid, (line, cols[C_TXID])) {
         return Some(row);
     }
-    txids.insert(txid.to_owned(), line);
     if aliased == "KFEE" {
         ctx.skip(SkipReason::FeeCredit, 1);
         return Some(row);

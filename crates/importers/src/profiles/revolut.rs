@@ -405,20 +405,7 @@ pub(crate) fn read_into(
                 extra::child(account, "staking"),
             ),
         };
-        if let Some(first) = drafts.first()
-            && !ctx.shape(
-                line,
-                (cols[C_SYMBOL], cols[C_SYMBOL]),
-                first.ty,
-                first.inflow.as_ref(),
-                first.outflow.as_ref(),
-            )
-        {
-            return;
-        }
-        for d in drafts {
-            emit(ctx, d);
-        }
+        ctx.emit_shaped(line, (cols[C_SYMBOL], cols[C_SYMBOL]), drafts, emit);
     });
 }
 
